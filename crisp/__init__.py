@@ -1,0 +1,1 @@
+"""Crisp: a self-hostable server for the card game Crisp."""
