@@ -1,0 +1,53 @@
+"""Timing as data: the state's deadlines and what happens when they fall due
+(R10.4 window close, R14.2 timeouts, R16.2 peek phase end)."""
+
+from __future__ import annotations
+
+from .events import Event
+from .rounds import end_peek, end_turn
+from .state import PEEK, PLAYING, State
+from .turns import take_from_stock
+
+
+def next_deadline(state: State) -> int | None:
+    """The earliest time at which `advance` has something to do, or None."""
+    times = []
+    if state.status == PEEK and state.peek_ends_at is not None:
+        times.append(state.peek_ends_at)
+    if state.window is not None:
+        times.append(state.window.closes_at)
+    if state.status == PLAYING and state.turn is not None and state.turn.draw_deadline is not None:
+        times.append(state.turn.draw_deadline)
+    return min(times) if times else None
+
+
+def advance_in_place(state: State, now: int, events: list[Event]) -> bool:
+    """Apply, in time order, every deadline up to `now`. True if anything changed."""
+    changed = False
+    while True:
+        due = next_deadline(state)
+        if due is None or due > now:
+            return changed
+        changed = True
+        if state.status == PEEK and state.peek_ends_at == due:
+            end_peek(state, due, events)  # R16.2: 10 s after the deal
+        elif state.window is not None and state.window.closes_at == due:
+            state.window = None  # R10.4: the 3-second window closed without a call
+        else:
+            time_out(state, due, events)
+
+
+def time_out(state: State, at: int, events: list[Event]) -> None:
+    """R14.2: the current draw ran out of time; the rest of the turn is lost."""
+    turn = state.turn
+    assert turn is not None
+    player = state.players[turn.player]
+    events.append(Event("timeout", {"player": player.id}))
+    card = state.holding
+    if card is None:  # R14.2a: draw the top of the stock and discard it for them
+        card = take_from_stock(state, events)
+    state.holding = None  # R14.2b: a held card is discarded unused, a King too
+    state.discard.append(card)
+    events.append(Event("discarded", {"player": player.id, "card": card.text, "timeout": True}))
+    turn.extra_draws = 0  # R14.2c
+    end_turn(state, at, True, events)  # R14.2d: no crisp call, no window

@@ -1,0 +1,65 @@
+"""Events: what happened, with who may see which part of it (R16.3, R16.4).
+
+Every event is public except:
+- `peek` goes only to the player who may look (`to`);
+- fields listed in `secret` are shown only to the event's `player` (the card of
+  a draw from the stock, R4.1) and are null for everyone else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Event:
+    """One thing that happened, before redaction."""
+
+    __slots__ = ("data", "kind", "secret", "to")
+
+    def __init__(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        to: str | None = None,
+        secret: tuple[str, ...] = (),
+    ) -> None:
+        self.kind = kind
+        self.data = data
+        self.to = to
+        self.secret = secret
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain-JSON form that keeps the visibility metadata (server-internal)."""
+        out: dict[str, Any] = {"kind": self.kind, "data": self.data}
+        if self.to is not None:
+            out["to"] = self.to
+        if self.secret:
+            out["secret"] = list(self.secret)
+        return out
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Event:
+        """The inverse of `to_json`."""
+        return Event(
+            raw["kind"], dict(raw["data"]), to=raw.get("to"), secret=tuple(raw.get("secret", ()))
+        )
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind}, {self.data}, to={self.to}, secret={self.secret})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def redact(event: Event, player: str) -> dict[str, Any] | None:
+    """The event as `player` may see it, or None when it is not for them (R16.3)."""
+    if event.to is not None and event.to != player:
+        return None
+    out = {"kind": event.kind, **event.data}
+    if event.secret and event.data.get("player") != player:
+        for field in event.secret:
+            out[field] = None
+    return out

@@ -1,0 +1,230 @@
+"""The engine's entry points: a reducer over the table state.
+
+`apply(state, player, action, now)` returns a new state and the events; the
+input state is never mutated, and the version increases on every change.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from . import turns
+from .actions import (
+    Action,
+    CallCrisp,
+    Discard,
+    Draw,
+    Kick,
+    NextRound,
+    Ready,
+    Rematch,
+    SetOptions,
+    Start,
+    Swap,
+    UseJack,
+    UseKing,
+    UseQueen,
+    action_type,
+)
+from .cards import parse_deck
+from .clock import advance_in_place
+from .errors import IllegalAction
+from .events import Event
+from .legality import check_type
+from .rounds import Rng, end_peek, peek_done, start_round
+from .state import LOBBY, MAX_PLAYERS, PEEK, ROUND_OVER, Options, Player, State
+
+_SYSTEM_RNG: Rng = secrets.SystemRandom()
+
+
+def new_table(
+    host_name: str,
+    options: Options | None = None,
+    *,
+    time_scale: float = 1.0,
+    test_deck: list[str] | None = None,
+    test_dealer: int | None = None,
+) -> State:
+    """A lobby with its host as p1. The test deck (index 0 = top of the stock)
+    and dealer seat apply to the first round only."""
+    deck = None if test_deck is None else parse_deck(test_deck)
+    if test_dealer is not None and not 0 <= test_dealer < MAX_PLAYERS:
+        raise ValueError("dealer must be a seat index 0-7")
+    return State(host="p1", players=[Player("p1", host_name)], options=options or Options(),
+                 time_scale=time_scale, test_deck=deck, test_dealer=test_dealer)
+
+
+def _seat(state: State, player: str) -> int:
+    seat = state.seat_of(player)
+    if seat is None:
+        raise IllegalAction("unknown_player", f"no player {player!r} at this table")
+    return seat
+
+
+def add_player(state: State, name: str, now: int) -> tuple[State, str, list[Event]]:
+    """A new seat in the lobby (R1.1: at most 8)."""
+    if state.status != LOBBY:
+        raise IllegalAction("game_started", "the game has already started")
+    if len(state.players) >= MAX_PLAYERS:
+        raise IllegalAction("room_full", "the room has 8 players", "R1.1")
+    new = state.copy()
+    pid = f"p{new.next_player_no}"
+    new.next_player_no += 1
+    new.players.append(Player(pid, name))
+    new.version += 1
+    return new, pid, [Event("joined", {"player": pid})]
+
+
+def remove_player(state: State, player: str, now: int) -> tuple[State, list[Event]]:
+    """Remove a seat from the lobby (kick); the seats behind it move up."""
+    _seat(state, player)
+    if state.status != LOBBY:
+        raise IllegalAction("wrong_phase", "players can only be removed in the lobby")
+    new = state.copy()
+    events: list[Event] = []
+    _kick(new, player, events)
+    new.version += 1
+    return new, events
+
+
+def set_connected(state: State, player: str, connected: bool,
+                  now: int) -> tuple[State, list[Event]]:
+    """Record a seat's presence; a disconnect may complete the peek phase (R16.2)."""
+    seat = _seat(state, player)
+    if state.players[seat].connected == connected:
+        return state, []
+    new = state.copy()
+    events: list[Event] = []
+    advance_in_place(new, now, events)
+    new.players[seat].connected = connected
+    events.append(Event("connected" if connected else "disconnected", {"player": player}))
+    if new.status == PEEK and peek_done(new):
+        end_peek(new, now, events)
+    new.version += 1
+    return new, events
+
+
+def advance(state: State, now: int) -> tuple[State, list[Event]]:
+    """Apply every deadline due by `now`; the same state and no events if none is."""
+    events: list[Event] = []
+    new = state.copy()
+    if not advance_in_place(new, now, events):
+        return state, []
+    new.version += 1
+    return new, events
+
+
+def apply(
+    state: State, player: str, action: Action, now: int, rng: Rng | None = None
+) -> tuple[State, list[Event]]:
+    """Apply `player`'s action at time `now` (after any deadline that fell due).
+
+    Raises IllegalAction with a protocol error code and rule id; the input state
+    is never changed. `rng` shuffles new decks and picks the first dealer; it
+    defaults to the operating system's CSPRNG.
+    """
+    seat = _seat(state, player)
+    new = state.copy()
+    events: list[Event] = []
+    advance_in_place(new, now, events)
+    check_type(new, seat, action_type(action), now)
+    _dispatch(new, seat, action, now, rng or _SYSTEM_RNG, events)
+    new.version += 1
+    return new, events
+
+
+def _dispatch(state: State, seat: int, action: Action, now: int, rng: Rng,
+              events: list[Event]) -> None:
+    match action:
+        case Draw():
+            turns.draw(state, action, events)
+        case Swap():
+            turns.swap(state, action, now, events)
+        case Discard():
+            turns.discard(state, now, events)
+        case UseJack():
+            turns.jack(state, now, events)
+        case UseQueen():
+            turns.queen(state, action, now, events)
+        case UseKing():
+            turns.king(state, now, events)
+        case CallCrisp():
+            _call_crisp(state, seat, events)
+        case Ready():
+            _ready(state, seat, now, rng, events)
+        case SetOptions():
+            _set_options(state, action, events)
+        case Kick():
+            _kick(state, action.player, events)
+        case Start():
+            _new_game(state, now, rng, events)
+        case NextRound():
+            _next_round(state, now, rng, events)
+        case Rematch():
+            _new_game(state, now, rng, events)
+
+
+def _kick(state: State, player: str, events: list[Event]) -> None:
+    """Remove a seat in the lobby; the seats behind it move up. Not the host."""
+    seat = _seat(state, player)
+    if player == state.host:
+        raise IllegalAction("illegal", "the host cannot be removed")
+    del state.players[seat]
+    events.append(Event("left", {"player": player}))
+
+
+def _set_options(state: State, action: SetOptions, events: list[Event]) -> None:
+    """R16.1: the host sets the options in the lobby."""
+    o = state.options
+    state.options = Options(
+        o.limit if action.limit is None else action.limit,
+        action.draw_seconds if action.set_draw_seconds else o.draw_seconds,
+        o.discard_draw if action.discard_draw is None else action.discard_draw,
+    )
+    events.append(Event("options", {"options": state.options.to_json()}))
+
+
+def _new_game(state: State, now: int, rng: Rng, events: list[Event]) -> None:
+    """Start a game (or a rematch, R16.5): scores reset, a random first dealer (R2.1)."""
+    for p in state.players:
+        p.total = 0
+    state.round = 0
+    state.last_round = None
+    n = len(state.players)
+    if state.test_dealer is not None and state.test_dealer < n:
+        state.dealer = state.test_dealer
+    else:
+        state.dealer = rng.randrange(n)
+    state.test_dealer = None
+    start_round(state, now, rng, events)
+
+
+def _next_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
+    """R2.1: the dealer moves one seat clockwise; a new deal."""
+    assert state.dealer is not None
+    state.dealer = (state.dealer + 1) % len(state.players)
+    start_round(state, now, rng, events)
+
+
+def _ready(state: State, seat: int, now: int, rng: Rng, events: list[Event]) -> None:
+    """R16.2 peek confirmed, or R16.5 ready for the next round."""
+    player = state.players[seat]
+    player.ready = True
+    events.append(Event("ready", {"player": player.id}))
+    if state.status == PEEK and peek_done(state):
+        end_peek(state, now, events)
+    elif state.status == ROUND_OVER and all(p.ready for p in state.players):
+        _next_round(state, now, rng, events)
+
+
+def _call_crisp(state: State, seat: int, events: list[Event]) -> None:
+    """R10, R11.1: the caller's window closes; every other player gets one final
+    turn, starting with the turn already handed to the next player (R10.2)."""
+    n = len(state.players)
+    state.caller = seat
+    state.window = None
+    state.final_left = [(seat + k) % n for k in range(1, n)]
+    turn = state.turn
+    assert turn is not None and turn.player == state.final_left[0]
+    turn.final = True
+    events.append(Event("crisp", {"player": state.players[seat].id}))

@@ -1,0 +1,68 @@
+"""The one projection of the table for a seat (R16.3, R16.4): the view of protocol.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import card_text
+from .legality import legal_types
+from .state import GAME_OVER, PLAYING, ROUND_OVER, State
+
+_HIDDEN = [None, None, None]
+
+
+def view_for(state: State, player: str, now: int) -> dict[str, Any]:
+    """The table as `player` may see it: the protocol view without `code`.
+
+    No card identity appears except public ones (the discard top, revealed hands
+    at a round's end) and the card this player holds right now (R16.3).
+    """
+    seat = state.seat_of(player)
+    if seat is None:
+        raise KeyError(player)
+    revealed = state.status in (ROUND_OVER, GAME_OVER)
+    players = state.players
+    turn = state.turn
+    window = state.window
+    holding = None
+    turn_view = None
+    if state.status == PLAYING and turn is not None:
+        turn_view = {
+            "player": players[turn.player].id,
+            "may_start_at": turn.may_start_at,
+            "draw_deadline": turn.draw_deadline,
+            "drawn_from": turn.drawn_from,
+            "extra_draws": turn.extra_draws,
+            "final": turn.final,
+        }
+        if turn.player == seat:
+            holding = card_text(state.holding)
+    return {
+        "status": state.status,
+        "options": state.options.to_json(),
+        "host": state.host,
+        "you": player,
+        "players": [
+            {"id": p.id, "name": p.name, "seat": i, "connected": p.connected,
+             "is_bot": p.is_bot, "total": p.total, "ready": p.ready,
+             "cards": [card_text(c) for c in p.hand] if revealed else list(_HIDDEN)}
+            for i, p in enumerate(players)
+        ],
+        "round": state.round,
+        "dealer": None if state.dealer is None else players[state.dealer].id,
+        "turn": turn_view,
+        "crisp": {
+            "caller": None if state.caller is None else players[state.caller].id,
+            "window": None if window is None else {
+                "player": players[window.player].id, "closes_at": window.closes_at},
+            "final_turns_left": [players[s].id for s in state.final_left],
+        },
+        "peek_ends_at": state.peek_ends_at,
+        "stock_count": len(state.stock),
+        "discard_top": card_text(state.discard[-1]) if state.discard else None,
+        "discard_count": len(state.discard),
+        "holding": holding,
+        "legal": legal_types(state, seat, now),
+        "last_round": state.last_round,
+        "winners": list(state.winners),
+    }
