@@ -1,0 +1,86 @@
+# syntax=docker/dockerfile:1
+#
+# Crisp server image. See docs/deploy.md.
+#
+#   docker build -t crisp .
+#   docker run --init --rm -p 8000:8000 crisp                  # in-memory store, one process
+#   docker compose up                                         # with Redis (docker-compose.yml)
+#
+# Needs BuildKit (the default builder of Docker 23+ and of `docker compose`): the
+# pip cache below is a cache mount, so it speeds up rebuilds without ending up
+# in the image.
+#
+# tests/ops/test_dockerfile.py replays the builder stage (its ENV, WORKDIR,
+# COPY and RUN lines, as written) in a plain venv on the host, so keep the
+# builder's RUN lines plain POSIX sh that refers to the venv only through
+# "$VIRTUAL_ENV" / PATH.
+
+# Override to pin a digest: --build-arg PYTHON_IMAGE=python:3.11-slim@sha256:...
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# --- builder: a self-contained venv at /opt/venv with crisp and its dependencies ---
+FROM ${PYTHON_IMAGE} AS builder
+
+ENV VIRTUAL_ENV=/opt/venv \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /build
+RUN python -m venv "$VIRTUAL_ENV"
+ENV PATH="$VIRTUAL_ENV/bin:$PATH"
+
+# Dependencies first, from pyproject.toml alone: this layer is rebuilt only when
+# pyproject.toml changes, not on every code change.
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt
+RUN --mount=type=cache,target=/root/.cache/pip \
+    pip install -r requirements.txt
+
+# Then the package itself (a regular, non-editable install into the venv).
+COPY crisp ./crisp
+RUN --mount=type=cache,target=/root/.cache/pip \
+    pip install --no-deps . \
+ && pip check
+
+# --- runtime: the venv and the static client, nothing else ---
+FROM ${PYTHON_IMAGE} AS runtime
+
+LABEL org.opencontainers.image.title="crisp" \
+      org.opencontainers.image.description="Self-hostable server and phone web client for the card game Crisp" \
+      org.opencontainers.image.licenses="MIT"
+
+# The server reads only CRISP_* variables (see the README's settings table).
+# CRISP_HOST must be 0.0.0.0 in a container, or the published port reaches nothing.
+# CRISP_WEB_DIR is explicit: the installed package lives in site-packages, so the
+# default (next to the package) would not find web/.
+ENV VIRTUAL_ENV=/opt/venv
+ENV PATH="$VIRTUAL_ENV/bin:$PATH" \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    CRISP_HOST=0.0.0.0 \
+    CRISP_PORT=8000 \
+    CRISP_LOG_FORMAT=json \
+    CRISP_WEB_DIR=/app/web
+
+RUN groupadd --system --gid 10001 crisp \
+ && useradd --system --uid 10001 --gid crisp --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin crisp
+
+COPY --from=builder /opt/venv /opt/venv
+WORKDIR /app
+COPY web/ /app/web/
+
+# Numeric, so that runtimes enforcing "run as non-root" can check it.
+USER 10001:10001
+
+EXPOSE 8000
+
+# uvicorn shuts down gracefully on SIGTERM (closing websockets with 1012 so
+# clients reconnect). CMD is exec form, so `crisp` is PID 1 and gets the signal
+# itself; for zombie reaping with CRISP_WORKERS > 1, run with `--init` (compose:
+# `init: true`).
+STOPSIGNAL SIGTERM
+
+# Liveness without curl: the image's own Python. Any error or non-2xx -> exit 1.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('CRISP_PORT', '8000'), timeout=4)"]
+
+CMD ["crisp", "serve"]
