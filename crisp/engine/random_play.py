@@ -4,6 +4,7 @@ passes the random source and drives a virtual clock."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .actions import (
@@ -14,7 +15,6 @@ from .actions import (
     NextRound,
     Ready,
     Rematch,
-    SetOptions,
     Start,
     Swap,
     UseJack,
@@ -73,13 +73,15 @@ def play_random_game(
     stall_chance: float = 0.03,
     keep: bool = False,
     max_steps: int = 200_000,
-    on_step: object = None,
+    apply_fn: Callable[..., tuple[State, list[Event]]] = apply,
+    advance_fn: Callable[[State, int], tuple[State, list[Event]]] = advance,
 ) -> GameRecord:
     """Play one whole game of random legal moves on a virtual clock.
 
     `stall_chance` is how often a player lets the clock run to the next
     deadline instead of acting (exercising every timeout, R14.2). The game
     ends at game over; `max_steps` guards against a bug that never ends.
+    `apply_fn` and `advance_fn` let a benchmark time the engine calls alone.
     """
     now = 1_000_000
     state = new_table("P1", options or random_options(rng))
@@ -110,16 +112,17 @@ def play_random_game(
                                  state.turn.may_start_at if state.turn else None)
                      if t is not None and t > now]
             now = min(later) if later else now + 1000
-            state, events = advance(state, now)
+            state, events = advance_fn(state, now)
             record.advances += 1
-            record.events.extend(events)
+            if keep:
+                record.events.extend(events)
             continue
         action = random_action(state, seat, kind, rng)
-        state, events = apply(state, state.players[seat].id, action, now, rng)
+        state, events = apply_fn(state, state.players[seat].id, action, now, rng)
         record.actions += 1
-        record.events.extend(events) if keep else None
+        if keep:
+            record.events.extend(events)
         now += rng.randrange(0, 400)
     raise RuntimeError("a random game did not end")
 
 
-__all__ = ["GameRecord", "SetOptions", "play_random_game", "random_action", "random_options"]

@@ -1,0 +1,44 @@
+"""The `crisp` command: `crisp serve`, `crisp simulate`, `crisp bench`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="crisp", description="The Crisp card game server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server (settings from CRISP_* variables)")
+    serve.add_argument("--host", help="interface to listen on (CRISP_HOST)")
+    serve.add_argument("--port", type=int, help="port to listen on (CRISP_PORT)")
+    serve.add_argument("--workers", type=int, help="worker processes (CRISP_WORKERS)")
+    sim = sub.add_parser("simulate", help="play random games through the engine; print speed")
+    sim.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="N")
+    sim.add_argument("--games", type=int, default=200, metavar="G")
+    sim.add_argument("--seed", type=int, default=None, metavar="S")
+    bench = sub.add_parser("bench", help="load-test a server with websocket clients")
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="options of bench/loadgen.py")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script and `python -m crisp`."""
+    args = _parser().parse_args(argv)
+    if args.command == "serve":
+        from .server.main import run
+
+        run(host=args.host, port=args.port, workers=args.workers)
+        return 0
+    if args.command == "simulate":
+        from .simulate import report, simulate
+
+        print(report(simulate(args.players, args.games, args.seed)))
+        return 0
+    from .bench import main as bench_main
+
+    return bench_main(args.rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
