@@ -1,0 +1,90 @@
+"""Local delivery of room messages to this process's subscribers.
+
+Each subscriber gets its own unbounded queue and worker task, so handlers run one
+message at a time and in publish order, a slow handler delays only itself, and a
+publisher never runs handler code (no re-entrancy)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from crisp.store.base import Handler
+
+log = logging.getLogger(__name__)
+
+
+class _Subscriber:
+    __slots__ = ("closed", "code", "handler", "queue", "task")
+
+    def __init__(self, code: str, handler: Handler) -> None:
+        self.code = code
+        self.handler = handler
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.closed = False
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"crisp-store-sub-{code}"
+        )
+
+    async def _run(self) -> None:
+        while not self.closed:
+            message = await self.queue.get()
+            if self.closed:
+                return
+            try:
+                await self.handler(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room %s: subscriber handler failed", self.code)
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is asyncio.current_task():
+            return  # unsubscribing from inside the handler: the loop ends after it
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+
+class Fanout:
+    """The local subscribers of each room."""
+
+    def __init__(self) -> None:
+        self._subs: dict[str, list[_Subscriber]] = {}
+
+    def add(self, code: str, handler: Handler) -> tuple[_Subscriber, bool]:
+        """Register a subscriber; the bool is True if it is the room's first one."""
+        sub = _Subscriber(code, handler)
+        subs = self._subs.setdefault(code, [])
+        subs.append(sub)
+        return sub, len(subs) == 1
+
+    async def remove(self, sub: _Subscriber) -> bool:
+        """Stop a subscriber; True if it was the room's last one. Idempotent (False)."""
+        subs = self._subs.get(sub.code)
+        if subs is None or sub not in subs:
+            return False
+        subs.remove(sub)
+        last = not subs
+        if last:
+            del self._subs[sub.code]
+        await sub.stop()
+        return last
+
+    def has(self, code: str) -> bool:
+        return code in self._subs
+
+    def codes(self) -> list[str]:
+        return list(self._subs)
+
+    def deliver(self, code: str, message: str) -> None:
+        for sub in self._subs.get(code, ()):
+            sub.queue.put_nowait(message)
+
+    async def close(self) -> None:
+        subs = [s for lst in self._subs.values() for s in lst]
+        self._subs.clear()
+        for sub in subs:
+            await sub.stop()

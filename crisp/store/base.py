@@ -1,0 +1,127 @@
+"""The room store interface: one versioned JSON document per room, pub/sub of room
+updates, and a schedule of room deadlines. See docs/store.md."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+Handler = Callable[[str], Awaitable[None]]
+Unsubscribe = Callable[[], Awaitable[None]]
+
+DEFAULT_IDLE_TTL_S = 6 * 3600
+
+
+class StoreError(Exception):
+    """Base class of the errors a store raises."""
+
+
+class StoreUnavailable(StoreError):
+    """The backend did not answer (connection refused, dropped or timed out).
+
+    For a write (create, save, delete, publish, claim_due) the outcome is unknown: the
+    command may or may not have been applied. Reload the room to find out."""
+
+
+@dataclass(frozen=True)
+class Versioned:
+    """A room document and its version (1 after create, +1 on every successful save)."""
+
+    version: int
+    doc: str
+
+
+class Store(ABC):
+    """One JSON document per room, with a version, an idle expiry, a deadline schedule
+    and a pub/sub channel. All methods are safe to call concurrently."""
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Start background tasks (expiry sweep, pub/sub reader). Idempotent."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Stop background tasks, drop local subscribers, release connections."""
+
+    @abstractmethod
+    async def ping(self) -> bool:
+        """True when the backend answers (quickly); never raises. For /readyz."""
+
+    @abstractmethod
+    async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
+        """Store `doc` as version 1 of a new room. False if a live room has that code."""
+
+    @abstractmethod
+    async def load(self, code: str) -> Versioned | None:
+        """The room's current version and document, or None if there is no live room."""
+
+    @abstractmethod
+    async def save(
+        self,
+        code: str,
+        expected_version: int,
+        doc: str,
+        *,
+        message: str | None = None,
+        deadline_ms: int | None = None,
+    ) -> int | None:
+        """Compare-and-set, atomically: if the stored version is `expected_version`,
+        store `doc` as version + 1, refresh the idle expiry, set the room's deadline
+        (clear it when None) and publish `message` (if not None) on the room's channel.
+        Returns the new version, or None (nothing changed) if the version did not match
+        or the room is gone."""
+
+    @abstractmethod
+    async def delete(self, code: str) -> None:
+        """Remove the room and its deadline. No-op if absent."""
+
+    @abstractmethod
+    async def publish(self, code: str, message: str) -> None:
+        """Send `message` to every subscriber of the room, in every process."""
+
+    @abstractmethod
+    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
+        """Call `handler(message)` for every message published on the room from now on
+        (once this returns, the subscription is active), one at a time and in order.
+        Each subscriber has its own queue, so a slow handler delays only itself; an
+        exception in a handler is logged and does not stop later calls.
+        Returns an idempotent async function that ends the subscription; after it
+        returns the handler is not called again. Messages published while a backend
+        connection was down are lost (pub/sub is at most once)."""
+
+    @abstractmethod
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        """Codes of up to `limit` live rooms whose deadline is <= now_ms. Each returned
+        room's deadline becomes now_ms + lease_ms (a lease: if the claimer dies, the
+        room falls due again after the lease), atomically, so two callers never get
+        the same due deadline. Entries of rooms that are gone are dropped. The caller
+        then advances the room and save()s it, which sets the real next deadline."""
+
+    @abstractmethod
+    async def next_due_ms(self) -> int | None:
+        """The earliest scheduled deadline (possibly already past), or None."""
+
+    @abstractmethod
+    async def room_count(self) -> int:
+        """The number of live rooms."""
+
+    @abstractmethod
+    async def exists(self, code: str) -> bool:
+        """True if a live room has this code."""
+
+
+def create_store(url: str | None, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S) -> Store:
+    """The store for `url`: None, "" or "memory://" -> MemoryStore (one process);
+    "redis://", "rediss://" or "unix://" -> RedisStore (shared by several processes)."""
+    scheme = (url or "memory://").split("://", 1)[0].lower()
+    if scheme == "memory":
+        from crisp.store.memory import MemoryStore
+
+        return MemoryStore(idle_ttl_s=idle_ttl_s)
+    if scheme in ("redis", "rediss", "unix"):
+        from crisp.store.redis import RedisStore
+
+        assert url is not None
+        return RedisStore(url, idle_ttl_s=idle_ttl_s)
+    raise ValueError(f"unsupported store URL scheme {scheme!r} (use memory:// or redis://)")

@@ -1,0 +1,168 @@
+"""In-process store: the embedded default when only one server process runs.
+
+Every operation runs without awaiting in between, so under asyncio each one is atomic
+with respect to the others. Expired rooms are treated as gone on access and removed
+by a periodic sweep (started by start()), so nothing leaks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import time
+from dataclasses import dataclass
+
+from crisp.store._fanout import Fanout
+from crisp.store.base import DEFAULT_IDLE_TTL_S, Handler, Store, Unsubscribe, Versioned
+
+
+@dataclass
+class _Room:
+    version: int
+    doc: str
+    expires_at: float  # time.monotonic()
+
+
+class MemoryStore(Store):
+    """A Store kept in this process's memory."""
+
+    def __init__(self, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S) -> None:
+        self._ttl = float(idle_ttl_s)
+        self._rooms: dict[str, _Room] = {}
+        self._deadlines: dict[str, int] = {}
+        self._heap: list[tuple[int, str]] = []  # (deadline, code); stale entries skipped
+        self._fanout = Fanout()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_loop(), name="crisp-store-sweep")
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        await self._fanout.close()
+
+    async def ping(self) -> bool:
+        return True
+
+    async def _sweep_loop(self) -> None:
+        interval = min(60.0, max(0.5, self._ttl / 4))
+        while True:
+            await asyncio.sleep(interval)
+            self._sweep()
+
+    def _sweep(self) -> None:
+        now = time.monotonic()
+        for code in [c for c, r in self._rooms.items() if r.expires_at <= now]:
+            self._drop(code)
+
+    # -- rooms -------------------------------------------------------------------
+
+    def _live(self, code: str) -> _Room | None:
+        room = self._rooms.get(code)
+        if room is not None and room.expires_at <= time.monotonic():
+            self._drop(code)
+            return None
+        return room
+
+    def _drop(self, code: str) -> None:
+        self._rooms.pop(code, None)
+        self._deadlines.pop(code, None)
+
+    async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
+        if self._live(code) is not None:
+            return False
+        self._rooms[code] = _Room(1, doc, time.monotonic() + self._ttl)
+        self._set_deadline(code, deadline_ms)
+        return True
+
+    async def load(self, code: str) -> Versioned | None:
+        room = self._live(code)
+        return None if room is None else Versioned(room.version, room.doc)
+
+    async def save(
+        self,
+        code: str,
+        expected_version: int,
+        doc: str,
+        *,
+        message: str | None = None,
+        deadline_ms: int | None = None,
+    ) -> int | None:
+        room = self._live(code)
+        if room is None or room.version != expected_version:
+            return None
+        room.version += 1
+        room.doc = doc
+        room.expires_at = time.monotonic() + self._ttl
+        self._set_deadline(code, deadline_ms)
+        if message is not None:
+            self._fanout.deliver(code, message)
+        return room.version
+
+    async def delete(self, code: str) -> None:
+        self._drop(code)
+
+    async def exists(self, code: str) -> bool:
+        return self._live(code) is not None
+
+    async def room_count(self) -> int:
+        self._sweep()
+        return len(self._rooms)
+
+    # -- pub/sub -----------------------------------------------------------------
+
+    async def publish(self, code: str, message: str) -> None:
+        self._fanout.deliver(code, message)
+
+    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
+        sub, _ = self._fanout.add(code, handler)
+
+        async def unsubscribe() -> None:
+            await self._fanout.remove(sub)
+
+        return unsubscribe
+
+    # -- deadlines ---------------------------------------------------------------
+
+    def _set_deadline(self, code: str, deadline_ms: int | None) -> None:
+        if deadline_ms is None:
+            self._deadlines.pop(code, None)
+            return
+        if self._deadlines.get(code) == deadline_ms:
+            return
+        self._deadlines[code] = deadline_ms
+        heapq.heappush(self._heap, (deadline_ms, code))
+        if len(self._heap) > 2 * len(self._deadlines) + 64:  # compact stale entries
+            self._heap = [(d, c) for c, d in self._deadlines.items()]
+            heapq.heapify(self._heap)
+
+    def _pop_stale(self) -> None:
+        while self._heap:
+            deadline, code = self._heap[0]
+            if self._deadlines.get(code) == deadline and self._live(code) is not None:
+                return
+            heapq.heappop(self._heap)
+
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        claimed: list[str] = []
+        while len(claimed) < limit:
+            self._pop_stale()
+            if not self._heap or self._heap[0][0] > now_ms:
+                break
+            _, code = heapq.heappop(self._heap)
+            del self._deadlines[code]  # a duplicate heap entry for it is now stale
+            claimed.append(code)
+        for code in claimed:
+            self._set_deadline(code, now_ms + lease_ms)
+        return claimed
+
+    async def next_due_ms(self) -> int | None:
+        self._pop_stale()
+        return self._heap[0][0] if self._heap else None

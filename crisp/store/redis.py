@@ -1,0 +1,393 @@
+"""Redis store: several server processes share rooms, schedule and pub/sub.
+
+Keys (prefix "crisp:" by default):
+  {prefix}room:{code}   hash {v: version, doc: JSON}, PEXPIRE idle_ttl, refreshed by save
+  {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
+  {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
+  channel {prefix}room:{code}   room messages
+Every write is one Lua script (one round trip, atomic). See docs/store.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from crisp.store._fanout import Fanout, _Subscriber
+from crisp.store.base import (
+    DEFAULT_IDLE_TTL_S,
+    Handler,
+    Store,
+    StoreUnavailable,
+    Unsubscribe,
+    Versioned,
+)
+
+log = logging.getLogger(__name__)
+
+_CONN_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+
+# Shared Lua prelude: the Redis clock in ms, for the rooms index.
+_NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+
+# KEYS: room, deadlines, rooms.  ARGV: code, doc, ttl_ms, deadline ('' = none)
+_CREATE = (
+    _NOW
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
+if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
+else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
+return 1
+"""
+)
+
+# KEYS: room, deadlines, rooms.
+# ARGV: code, expected, doc, ttl_ms, deadline ('' = clear), publish ('0'/'1'), channel, message
+_SAVE = (
+    _NOW
+    + """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v or tonumber(v) ~= tonumber(ARGV[2]) then return false end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[4]), ARGV[1])
+if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
+else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
+if ARGV[6] == '1' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
+return nv
+"""
+)
+
+# KEYS: room, deadlines, rooms.  ARGV: code
+_DELETE = """
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+"""
+
+# KEYS: deadlines.  ARGV: now_ms, lease_until_ms, limit, room key prefix.
+# Room keys are built in the script (not in KEYS): fine on a single Redis, not on Cluster.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, code in ipairs(due) do
+  if redis.call('EXISTS', ARGV[4] .. code) == 1 then
+    redis.call('ZADD', KEYS[1], ARGV[2], code)
+    out[#out + 1] = code
+  else
+    redis.call('ZREM', KEYS[1], code)
+  end
+end
+return out
+"""
+
+# KEYS: rooms.
+_COUNT = (
+    _NOW
+    + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+"""
+)
+
+
+def _opt_int(value: int | None) -> str | int:
+    return "" if value is None else int(value)
+
+
+class RedisStore(Store):
+    """A Store on a Redis server (>= 5), shared by every process that uses the same URL
+    and prefix."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_ttl_s: int = DEFAULT_IDLE_TTL_S,
+        prefix: str = "crisp:",
+        op_timeout_s: float = 5.0,
+        subscribe_timeout_s: float = 5.0,
+        pubsub_ping_s: float = 15.0,
+    ) -> None:
+        self._ttl_ms = int(idle_ttl_s * 1000)
+        self._prefix = prefix
+        self._room_prefix = prefix + "room:"
+        self._deadlines_key = prefix + "deadlines"
+        self._rooms_key = prefix + "rooms"
+        self._op_timeout = op_timeout_s
+        self._sub_timeout = subscribe_timeout_s
+        self._ping_s = pubsub_ping_s
+        # No automatic retries: re-running a CAS, create or publish after a dropped
+        # reply could apply it twice. Errors surface as StoreUnavailable instead.
+        common: dict[str, Any] = {
+            "decode_responses": True,
+            "retry": Retry(NoBackoff(), 0),
+            "socket_connect_timeout": min(2.0, op_timeout_s),
+            "socket_keepalive": True,
+        }
+        self._r = Redis.from_url(url, socket_timeout=op_timeout_s, **common)
+        # Pub/sub reads block, so that client has no socket timeout; liveness comes
+        # from the reader's own pings.
+        self._ps_client = Redis.from_url(url, **common)
+        self._create = self._r.register_script(_CREATE)
+        self._save = self._r.register_script(_SAVE)
+        self._delete = self._r.register_script(_DELETE)
+        self._claim = self._r.register_script(_CLAIM)
+        self._count = self._r.register_script(_COUNT)
+
+        self._fanout = Fanout()
+        self._wanted: set[str] = set()  # channels with local subscribers
+        self._pending: dict[str, int] = {}  # SUBSCRIBEs sent on this connection, unconfirmed
+        self._ready: dict[str, asyncio.Future[None]] = {}  # done once confirmed
+        self._ps: PubSub | None = None
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    # -- helpers -----------------------------------------------------------------
+
+    def _key(self, code: str) -> str:
+        return self._room_prefix + code
+
+    @contextlib.asynccontextmanager
+    async def _guard(self) -> AsyncIterator[None]:
+        try:
+            yield
+        except _CONN_ERRORS as e:
+            raise StoreUnavailable(f"redis: {e}") from e
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.create_task(self._read_loop(), name="crisp-store-pubsub")
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+        await self._drop_pubsub()
+        await self._fanout.close()
+        self._wanted.clear()
+        self._ready.clear()
+        await self._r.aclose()
+        await self._ps_client.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self._r.ping(), timeout=min(1.0, self._op_timeout)))
+        except Exception:
+            return False
+
+    # -- rooms -------------------------------------------------------------------
+
+    def _room_keys(self, code: str) -> list[str]:
+        return [self._key(code), self._deadlines_key, self._rooms_key]
+
+    async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
+        args: list[str | int] = [code, doc, self._ttl_ms, _opt_int(deadline_ms)]
+        async with self._guard():
+            return bool(await self._create(keys=self._room_keys(code), args=args))
+
+    async def load(self, code: str) -> Versioned | None:
+        async with self._guard():
+            v, doc = await self._r.hmget(self._key(code), ["v", "doc"])
+        if v is None or doc is None:
+            return None
+        return Versioned(int(v), str(doc))
+
+    async def save(
+        self,
+        code: str,
+        expected_version: int,
+        doc: str,
+        *,
+        message: str | None = None,
+        deadline_ms: int | None = None,
+    ) -> int | None:
+        args: list[str | int] = [
+            code,
+            int(expected_version),
+            doc,
+            self._ttl_ms,
+            _opt_int(deadline_ms),
+            "0" if message is None else "1",
+            self._key(code),
+            "" if message is None else message,
+        ]
+        async with self._guard():
+            result = await self._save(keys=self._room_keys(code), args=args)
+        return None if result is None else int(result)
+
+    async def delete(self, code: str) -> None:
+        async with self._guard():
+            await self._delete(keys=self._room_keys(code), args=[code])
+
+    async def exists(self, code: str) -> bool:
+        async with self._guard():
+            return bool(await self._r.exists(self._key(code)))
+
+    async def room_count(self) -> int:
+        async with self._guard():
+            return int(await self._count(keys=[self._rooms_key]))
+
+    # -- deadlines ---------------------------------------------------------------
+
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        args: list[str | int] = [now_ms, now_ms + lease_ms, limit, self._room_prefix]
+        async with self._guard():
+            codes: Sequence[str] = await self._claim(keys=[self._deadlines_key], args=args)
+        return list(codes)
+
+    async def next_due_ms(self) -> int | None:
+        async with self._guard():
+            first = await self._r.zrange(self._deadlines_key, 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
+    # -- pub/sub -----------------------------------------------------------------
+
+    async def publish(self, code: str, message: str) -> None:
+        async with self._guard():
+            await self._r.publish(self._key(code), message)
+
+    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
+        await self.start()
+        channel = self._key(code)
+        sub, _ = self._fanout.add(code, handler)
+        try:
+            async with self._lock:
+                ready = self._ready.get(channel)
+                if ready is None:
+                    ready = self._ready[channel] = asyncio.get_running_loop().create_future()
+                if channel not in self._wanted:
+                    self._wanted.add(channel)
+                    if self._ps is None:
+                        self._wake.set()  # the reader connects and subscribes
+                    else:
+                        self._pending[channel] = self._pending.get(channel, 0) + 1
+                        with contextlib.suppress(*_CONN_ERRORS):  # the reader resubscribes
+                            await self._ps.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(ready), self._sub_timeout)
+        except BaseException as e:
+            await self._unsubscribe(sub)
+            if isinstance(e, TimeoutError):
+                raise StoreUnavailable(f"redis: SUBSCRIBE {channel} not confirmed") from e
+            raise
+
+        async def unsubscribe() -> None:
+            await self._unsubscribe(sub)
+
+        return unsubscribe
+
+    async def _unsubscribe(self, sub: _Subscriber) -> None:
+        await self._fanout.remove(sub)
+        channel = self._key(sub.code)
+        async with self._lock:
+            if self._fanout.has(sub.code) or channel not in self._wanted:
+                return
+            self._wanted.discard(channel)
+            self._ready.pop(channel, None)
+            if self._ps is not None:
+                with contextlib.suppress(*_CONN_ERRORS):
+                    await self._ps.unsubscribe(channel)
+
+    async def _connect_pubsub(self) -> None:
+        async with self._lock:
+            ps = self._ps_client.pubsub()
+            try:
+                await ps.connect()  # type: ignore[no-untyped-call]
+                self._pending = {}
+                channels = sorted(self._wanted)
+                if channels:
+                    await ps.subscribe(*channels)
+                    self._pending = dict.fromkeys(channels, 1)
+            except BaseException:
+                await ps.aclose()  # type: ignore[no-untyped-call]
+                raise
+            self._ps = ps
+
+    async def _drop_pubsub(self) -> None:
+        async with self._lock:
+            ps, self._ps = self._ps, None
+            # New subscribers must wait for the re-subscription on the next connection.
+            for channel, fut in list(self._ready.items()):
+                if fut.done():
+                    self._ready[channel] = asyncio.get_running_loop().create_future()
+        if ps is not None:
+            with contextlib.suppress(Exception):
+                await ps.aclose()  # type: ignore[no-untyped-call]
+
+    def _on_message(self, msg: dict[str, Any]) -> None:
+        kind, channel = msg.get("type"), msg.get("channel")
+        if not isinstance(channel, str):
+            return
+        if kind == "message":
+            if channel.startswith(self._room_prefix):
+                self._fanout.deliver(channel[len(self._room_prefix) :], str(msg["data"]))
+        elif kind == "subscribe":
+            left = self._pending.get(channel, 0) - 1
+            if left > 0:
+                self._pending[channel] = left
+                return
+            self._pending.pop(channel, None)
+            ready = self._ready.get(channel)
+            if ready is not None and not ready.done() and channel in self._wanted:
+                ready.set_result(None)
+
+    async def _read_loop(self) -> None:
+        """Owns the pub/sub connection: reads messages, pings when idle, and on any
+        connection error reconnects (with backoff) and re-subscribes every channel that
+        has local subscribers."""
+        loop = asyncio.get_running_loop()
+        backoff = 0.05
+        last_rx, ping_at = loop.time(), None
+        while True:
+            if self._ps is None:
+                if not self._wanted:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                try:
+                    await self._connect_pubsub()
+                except _CONN_ERRORS as e:
+                    log.warning("redis pub/sub: connect failed (%s); retrying in %.2fs", e, backoff)
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, 2.0)
+                    continue
+                backoff = 0.05
+                last_rx, ping_at = loop.time(), None
+            ps = self._ps
+            assert ps is not None
+            try:
+                msg = await ps.get_message(timeout=1.0)
+                now = loop.time()
+                if msg is not None:
+                    last_rx, ping_at = now, None
+                    self._on_message(msg)
+                elif ping_at is None and now - last_rx >= self._ping_s:
+                    ping_at = now
+                    await ps.ping()
+                elif ping_at is not None and now - ping_at >= self._ping_s:
+                    raise RedisTimeoutError("no answer to PING on the pub/sub connection")
+            except _CONN_ERRORS as e:
+                log.warning("redis pub/sub: connection lost (%s); reconnecting", e)
+                await self._drop_pubsub()

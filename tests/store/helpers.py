@@ -1,0 +1,66 @@
+"""Helpers for the store tests."""
+
+from __future__ import annotations
+
+import asyncio
+
+from crisp.store import MemoryStore, RedisStore, Store
+
+
+class Backend:
+    """Makes started stores of one kind and closes them after the test.
+
+    `peer(store)` is "another server process" on the same data: a second RedisStore on
+    the same Redis, or (memory being one process) the same MemoryStore."""
+
+    def __init__(self, kind: str, url: str | None) -> None:
+        self.kind = kind
+        self.url = url
+        self._stores: list[Store] = []
+
+    async def new(self, *, idle_ttl_s: int = 3600) -> Store:
+        store: Store
+        if self.kind == "memory":
+            store = MemoryStore(idle_ttl_s=idle_ttl_s)
+        else:
+            assert self.url is not None
+            store = RedisStore(self.url, idle_ttl_s=idle_ttl_s)
+        await store.start()
+        self._stores.append(store)
+        return store
+
+    async def peer(self, store: Store) -> Store:
+        if self.kind == "memory":
+            return store
+        assert isinstance(store, RedisStore)
+        return await self.new(idle_ttl_s=store._ttl_ms // 1000)
+
+    async def close(self) -> None:
+        for store in self._stores:
+            await asyncio.wait_for(store.close(), 10)
+
+
+class Inbox:
+    """A subscriber handler that records messages and lets a test wait for them."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self._changed = asyncio.Event()
+
+    async def __call__(self, message: str) -> None:
+        self.messages.append(message)
+        self._changed.set()
+
+    async def wait_for(self, count: int, timeout: float = 3.0) -> list[str]:
+        async def wait() -> None:
+            while len(self.messages) < count:
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(wait(), timeout)
+        return self.messages
+
+
+async def settle(seconds: float = 0.1) -> None:
+    """Give in-flight messages time to arrive (used to check that none do)."""
+    await asyncio.sleep(seconds)
