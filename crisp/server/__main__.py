@@ -1,0 +1,6 @@
+"""`python -m crisp.server`: serve with settings from the environment."""
+
+from .main import run
+
+if __name__ == "__main__":
+    run()

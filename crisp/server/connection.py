@@ -1,0 +1,180 @@
+"""One websocket seat connection: its outgoing queue, `seq`, and projection.
+
+Everything sent on a socket goes through `Connection.writer`, one task per
+socket, so updates, errors and the close frame keep their order. Updates are
+built here from published changes: `view_for(state, pid, now)` plus the events
+redacted for `pid`; changes whose state version is not newer than the last one
+sent are skipped (stale or duplicate).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from crisp import engine
+from crisp.engine import State
+
+from .clock import now_ms
+from .messages import error_message
+from .roomdoc import Change
+
+log = logging.getLogger("crisp.server.connection")
+
+MAX_QUEUE = 512
+
+# Close codes (documented in docs/protocol-additions.md).
+CLOSE_BAD_HELLO = 4401
+CLOSE_KICKED = 4403
+CLOSE_ROOM_GONE = 4404
+CLOSE_REPLACED = 4409
+CLOSE_RATE = 4429
+CLOSE_TOO_BIG = 1009
+CLOSE_TOO_SLOW = 1013
+CLOSE_GOING_AWAY = 1001
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    state: State
+
+
+@dataclass(frozen=True)
+class _Text:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Close:
+    code: int
+    reason: str
+
+
+_Item = Change | _Snapshot | _Text | _Close
+
+
+class Connection:
+    """A socket that passed hello and holds seat `pid` in room `code`."""
+
+    def __init__(self, ws: WebSocket, code: str, pid: str) -> None:
+        self.ws = ws
+        self.code = code
+        self.pid = pid
+        self.id = secrets.token_hex(8)
+        self.n: int | None = None  # this connection's number for the seat, once saved
+        self.seq = 0
+        self.last_version = -1
+        self.started = False
+        self.pending: list[Change] = []
+        self.end_reason: str | None = None  # replaced | kicked | room_gone | ...
+        self.close_code: int | None = None
+        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- producers (never block) ----
+
+    def start_writer(self) -> None:
+        """Start the task that owns all sends on this socket."""
+        self._task = asyncio.create_task(self._writer(), name=f"ws-writer-{self.code}-{self.pid}")
+
+    def snapshot(self, state: State) -> None:
+        """Queue the first update after hello: the full view, no events (R16.3)."""
+        self._put(_Snapshot(state))
+
+    def deliver(self, change: Change) -> None:
+        """Queue a published room change for projection."""
+        self._put(change)
+
+    def send_error(
+        self, code: str, message: str, ref: str | None = None, rule: str | None = None
+    ) -> None:
+        """Queue an `error` message."""
+        self._put(_Text(error_message(code, message, ref, rule)))
+
+    def close(self, code: int, reason: str, end_reason: str | None = None) -> None:
+        """Queue the close frame; later items are dropped."""
+        if self.close_code is None:
+            self.close_code = code
+            if end_reason is not None:
+                self.end_reason = end_reason
+            self._queue.put_nowait(_Close(code, reason))
+
+    @property
+    def closing(self) -> bool:
+        return self.close_code is not None
+
+    def _put(self, item: _Item) -> None:
+        if self.closing:
+            return
+        if self._queue.qsize() >= MAX_QUEUE:
+            log.warning("room %s: %s too slow to read its updates; closing", self.code, self.pid)
+            self.close(CLOSE_TOO_SLOW, "too slow", "too_slow")
+            return
+        self._queue.put_nowait(item)
+
+    async def wait_closed(self, timeout: float = 2.0) -> None:
+        """Wait for the writer to finish (after a close was queued or the socket died)."""
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        if not self._task.done():
+            self._task.cancel()
+
+    def stop(self) -> None:
+        """Stop the writer without a close frame (the socket is already gone)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    # ---- the writer ----
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, _Close):
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(item.code, item.reason)
+                    return
+                if isinstance(item, _Text):
+                    await self.ws.send_text(item.text)
+                elif isinstance(item, _Snapshot):
+                    await self._send_state(item.state, [])
+                    self.started = True
+                    pending, self.pending = self.pending, []
+                    for change in pending:
+                        await self._send_change(change)
+                elif not self.started:
+                    self.pending.append(item)
+                else:
+                    await self._send_change(item)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the socket went away; the reader notices too
+            log.debug("room %s: writer for %s ended: %r", self.code, self.pid, exc)
+
+    async def _send_change(self, change: Change) -> None:
+        if change.version <= self.last_version or self.pid not in change.seats:
+            return
+        events = []
+        for ev in change.events:
+            red = engine.redact(ev, self.pid)
+            if red is not None:
+                events.append(red)
+        await self._send_state(change.state, events)
+
+    async def _send_state(self, state: State, events: list[dict[str, Any]]) -> None:
+        now = now_ms()
+        view = dict(engine.view_for(state, self.pid, now))
+        view["code"] = self.code
+        self.seq += 1
+        self.last_version = int(state.version)
+        payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}
+        await self.ws.send_text(json.dumps(payload, separators=(",", ":")))

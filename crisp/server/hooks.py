@@ -1,0 +1,50 @@
+"""Observation seams for operations (metrics, tracing, structured logs).
+
+The server calls these methods at the interesting moments; the default
+implementation does nothing. An ops layer subclasses `ServerHooks` and passes an
+instance to `create_app(settings, hooks=...)` (for example to count actions and
+errors in Prometheus). Implementations must be fast and must never raise; they
+never receive tokens.
+"""
+
+from __future__ import annotations
+
+
+class ServerHooks:
+    """No-op hooks. Override what you need."""
+
+    def room_created(self, code: str) -> None:
+        """A room was created over HTTP."""
+
+    def player_joined(self, code: str, player: str) -> None:
+        """A player joined over HTTP."""
+
+    def http_error(self, status: int, code: str) -> None:
+        """An HTTP request was answered with an error body."""
+
+    def ws_opened(self, code: str, player: str) -> None:
+        """A websocket passed hello and now holds a seat."""
+
+    def ws_closed(self, code: str, player: str | None, close_code: int | None) -> None:
+        """A websocket ended (player None if it never passed hello)."""
+
+    def ws_refused(self, reason: str) -> None:
+        """A websocket was refused before or at hello: origin, hello_timeout, bad_hello."""
+
+    def action(self, code: str, kind: str, seconds: float, error: str | None) -> None:
+        """A client action was handled (error = the error code sent back, or None)."""
+
+    def error_sent(self, code: str) -> None:
+        """An `error` message was sent on a websocket (bad_message, rate_limited, ...)."""
+
+    def updates_sent(self, code: str, count: int) -> None:
+        """A published room change was fanned out to `count` local connections."""
+
+    def save_conflict(self, code: str) -> None:
+        """A compare-and-set save lost a race and is being retried."""
+
+    def timer_fired(self, code: str, lateness_ms: int) -> None:
+        """The scheduler advanced a room whose deadline was `lateness_ms` ago."""
+
+
+NOOP_HOOKS = ServerHooks()

@@ -1,0 +1,60 @@
+"""Logging setup: plain text or one JSON object per line (`CRISP_LOG_FORMAT`).
+
+Nothing logged by the server contains a token: sockets log room codes and player
+ids only, and request bodies are never logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from .settings import Settings
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: ts, level, logger, msg (+ exc)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def log_config(settings: Settings) -> dict[str, Any]:
+    """A `logging.config.dictConfig` dict for uvicorn and the `crisp` loggers."""
+    formatter: dict[str, Any] = (
+        {"()": "crisp.server.logs.JsonFormatter"}
+        if settings.log_format == "json"
+        else {"format": TEXT_FORMAT}
+    )
+    level = settings.log_level.upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"default": formatter},
+        "handlers": {
+            "default": {
+                "class": "logging.StreamHandler",
+                "formatter": "default",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "loggers": {
+            "crisp": {"handlers": ["default"], "level": level, "propagate": False},
+            "uvicorn": {"handlers": ["default"], "level": level, "propagate": False},
+            "uvicorn.error": {"level": level},
+            "uvicorn.access": {"handlers": ["default"], "level": level, "propagate": False},
+        },
+    }

@@ -1,0 +1,42 @@
+"""`run()`: serve the app with uvicorn (used by `crisp serve`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import uvicorn
+from pydantic import ValidationError
+
+from .logs import log_config
+from .settings import Settings, describe_error
+from .ws import HARD_MAX_BYTES
+
+APP_FACTORY = "crisp.server.app:create_app"
+
+
+def load_or_exit(**overrides: Any) -> Settings:
+    """Settings from the environment; on a bad value print which and exit with status 2."""
+    try:
+        return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        print(describe_error(exc), file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def run(host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
+    """Serve Crisp. Arguments override CRISP_HOST / CRISP_PORT / CRISP_WORKERS."""
+    settings = load_or_exit(host=host, port=port, workers=workers)
+    uvicorn.run(
+        APP_FACTORY,
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        ws_max_size=HARD_MAX_BYTES,
+        log_level=settings.log_level,
+        log_config=log_config(settings),
+        proxy_headers=True,
+        server_header=False,
+        timeout_graceful_shutdown=10,
+    )

@@ -1,0 +1,273 @@
+"""The rooms service: every change to a room goes through here.
+
+A change is: load the document -> engine call -> compare-and-set save with the
+change message (published to every process) and the room's next deadline ->
+retry on a version conflict (bounded). A change is only visible to the table
+once the save succeeded, because sockets are fed from the published message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from crisp import engine
+from crisp.engine import Event
+from crisp.store import Store
+
+from .clock import now_ms
+from .codes import MIN_LEN, find_seat, hash_token, new_code, new_token
+from .errors import RoomBusy, RoomNotFound, SeatGone
+from .hooks import NOOP_HOOKS, ServerHooks
+from .roomdoc import ConnRef, RoomDoc, change_message
+
+log = logging.getLogger("crisp.server.rooms")
+
+MAX_ATTEMPTS = 40
+CODE_TRIES_PER_LENGTH = 8
+NO_CHANGE_RETRY_MS = 250
+
+
+@dataclass
+class Outcome:
+    """What a mutation function decided: the new document and the engine events."""
+
+    doc: RoomDoc
+    events: list[Event] = field(default_factory=list)
+    result: Any = None
+
+
+Mutation = Callable[[RoomDoc, int], Outcome | None]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """HTTP answer for a new seat."""
+
+    code: str
+    player_id: str
+    token: str
+
+
+class Rooms:
+    """Room operations over a `Store`, shared by HTTP handlers, sockets and the scheduler."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        time_scale: float = 1.0,
+        hooks: ServerHooks = NOOP_HOOKS,
+        on_deadline: Callable[[int], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.time_scale = time_scale
+        self.hooks = hooks
+        self.on_deadline = on_deadline
+
+    # ---- reading ----
+
+    async def load(self, code: str) -> RoomDoc | None:
+        """The current document, or None."""
+        found = await self.store.load(code)
+        return None if found is None else RoomDoc.loads(found.doc)
+
+    async def authenticate(self, code: str, token: str) -> str | None:
+        """The player id holding `token` in room `code`, or None."""
+        doc = await self.load(code)
+        return None if doc is None else find_seat(doc.seats, token)
+
+    async def summary(self, code: str) -> dict[str, Any]:
+        """GET /api/rooms/{code}: status, options, players (raises RoomNotFound)."""
+        doc = await self.load(code)
+        if doc is None:
+            raise RoomNotFound(code)
+        state = doc.state
+        view = engine.view_for(state, state.host, now_ms())
+        return {
+            "code": code,
+            "status": view["status"],
+            "options": view["options"],
+            "players": [
+                {
+                    "id": p["id"],
+                    "name": p["name"],
+                    "connected": p["connected"],
+                    "is_host": p["id"] == state.host,
+                }
+                for p in view["players"]
+            ],
+        }
+
+    # ---- creating and joining ----
+
+    async def create(
+        self, name: str, *, deck: list[str] | None = None, dealer: int | None = None
+    ) -> Seat:
+        """A new room in the lobby with the creator as host p1."""
+        state = engine.new_table(
+            name,
+            options=None,
+            time_scale=self.time_scale,
+            test_deck=deck,
+            test_dealer=dealer,
+        )
+        token = new_token()
+        host = state.host
+        length = MIN_LEN
+        tries = 0
+        while True:
+            code = new_code(length)
+            doc = RoomDoc(
+                code=code, state=state, seats={host: hash_token(token)}, created_ms=now_ms()
+            )
+            if await self.store.create(code, doc.dumps(), engine.next_deadline(state)):
+                self.hooks.room_created(code)
+                return Seat(code, host, token)
+            tries += 1
+            if tries >= CODE_TRIES_PER_LENGTH and length < 6:
+                length += 1
+                tries = 0
+
+    async def join(self, code: str, name: str) -> Seat:
+        """Add a player to a lobby (raises RoomNotFound, IllegalAction room_full/game_started)."""
+        token = new_token()
+
+        def fn(doc: RoomDoc, now: int) -> Outcome:
+            state, pid, events = engine.add_player(doc.state, name, now)
+            seats = {**doc.seats, pid: hash_token(token)}
+            return Outcome(doc.with_(state=state, seats=seats), list(events), pid)
+
+        out = await self.mutate(code, fn)
+        assert out is not None
+        self.hooks.player_joined(code, out.result)
+        return Seat(code, out.result, token)
+
+    # ---- presence ----
+
+    async def connect(self, code: str, pid: str, conn_id: str) -> tuple[RoomDoc, int]:
+        """Make `conn_id` the seat's newest connection and mark it connected.
+
+        Returns the saved document and the connection's number. Raises RoomNotFound,
+        or SeatGone if the seat is gone (kicked meanwhile).
+        """
+
+        def fn(doc: RoomDoc, now: int) -> Outcome:
+            if pid not in doc.seats:
+                raise SeatGone(pid)
+            old = doc.conns.get(pid)
+            ref = ConnRef(conn_id, (old.n if old else 0) + 1)
+            state, events = engine.set_connected(doc.state, pid, True, now)
+            return Outcome(
+                doc.with_(state=state, conns={**doc.conns, pid: ref}), list(events), ref.n
+            )
+
+        out = await self.mutate(code, fn)
+        assert out is not None
+        return out.doc, int(out.result)
+
+    async def disconnect(self, code: str, pid: str, conn_id: str) -> None:
+        """Mark the seat disconnected, unless a newer connection holds it."""
+
+        def fn(doc: RoomDoc, now: int) -> Outcome | None:
+            ref = doc.conns.get(pid)
+            if ref is None or ref.id != conn_id:
+                return None
+            conns = {k: v for k, v in doc.conns.items() if k != pid}
+            state = doc.state
+            events: list[Event] = []
+            if pid in doc.seats and any(p.id == pid for p in state.players):
+                state, evs = engine.set_connected(state, pid, False, now)
+                events = list(evs)
+            return Outcome(doc.with_(state=state, conns=conns), events)
+
+        with contextlib.suppress(RoomNotFound):
+            await self.mutate(code, fn)
+
+    # ---- game actions and timers ----
+
+    async def act(self, code: str, pid: str, action: dict[str, Any]) -> None:
+        """Apply a client action (raises IllegalAction, RoomNotFound, SeatGone, RoomBusy).
+
+        Players the action removed (kick) lose their seat token.
+        """
+        parsed = engine.action_from_dict(action)
+
+        def fn(doc: RoomDoc, now: int) -> Outcome:
+            if pid not in doc.seats:
+                raise SeatGone(pid)
+            state, events = engine.apply(doc.state, pid, parsed, now)
+            present = {p.id for p in state.players}
+            seats = {k: v for k, v in doc.seats.items() if k in present}
+            conns = {k: v for k, v in doc.conns.items() if k in present}
+            return Outcome(doc.with_(state=state, seats=seats, conns=conns), list(events))
+
+        await self.mutate(code, fn)
+
+    async def advance(self, code: str) -> None:
+        """Apply whatever fell due in a room (called by the scheduler)."""
+
+        def fn(doc: RoomDoc, now: int) -> Outcome:
+            due = engine.next_deadline(doc.state)
+            state, events = engine.advance(doc.state, now)
+            if events and due is not None:
+                self.hooks.timer_fired(code, max(0, now - due))
+            return Outcome(doc.with_(state=state), list(events))
+
+        with contextlib.suppress(RoomNotFound):
+            await self.mutate(code, fn, timer=True)
+
+    # ---- the compare-and-set loop ----
+
+    async def mutate(self, code: str, fn: Mutation, *, timer: bool = False) -> Outcome | None:
+        """Load, change, save with CAS; retry on conflict. None if nothing changed.
+
+        `timer`: this is the scheduler's call; even without a change the room's
+        deadline is saved again (claim_due moved it to a lease).
+        """
+        for attempt in range(MAX_ATTEMPTS):
+            found = await self.store.load(code)
+            if found is None:
+                raise RoomNotFound(code)
+            doc = RoomDoc.loads(found.doc)
+            now = now_ms()
+            out = fn(doc, now)
+            unchanged = out is None or (
+                out.doc.state.version == doc.state.version
+                and out.doc.seats == doc.seats
+                and out.doc.conns == doc.conns
+                and not out.events
+            )
+            if unchanged and not timer:
+                return None
+            new_doc = doc if out is None else out.doc
+            deadline = engine.next_deadline(new_doc.state)
+            if unchanged:
+                # Nothing fell due after all (clock skew between processes): re-arm.
+                if deadline is not None and deadline <= now:
+                    deadline = now + NO_CHANGE_RETRY_MS
+                saved = await self.store.save(
+                    code, found.version, found.doc, message=None, deadline_ms=deadline
+                )
+            else:
+                assert out is not None
+                saved = await self.store.save(
+                    code,
+                    found.version,
+                    new_doc.dumps(),
+                    message=change_message(new_doc, out.events),
+                    deadline_ms=deadline,
+                )
+            if saved is not None:
+                if deadline is not None and self.on_deadline is not None:
+                    self.on_deadline(deadline)
+                return None if unchanged else out
+            self.hooks.save_conflict(code)
+            await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
+        raise RoomBusy(code)
+

@@ -1,0 +1,105 @@
+"""The deadline scheduler: one background task per process.
+
+Rooms keep their next deadline in the store (set by every save from
+`engine.next_deadline`). The task repeatedly claims due rooms with
+`store.claim_due(now, lease)` and advances each (`engine.advance`) through the
+normal compare-and-set path, which stores the following deadline. It sleeps until
+the next due time, at most `poll_ms`, and wakes early when this process saves an
+earlier deadline. Several processes on one Redis are safe: a claim moves the
+deadline to a lease (only one claimer gets a room; a claimer that dies is retried
+after the lease) and CAS makes each change happen once. Deadlines survive
+restarts because they live in the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from .clock import now_ms
+
+if TYPE_CHECKING:
+    from crisp.store import Store
+
+    from .rooms import Rooms
+
+log = logging.getLogger("crisp.server.scheduler")
+
+POLL_MS = 50
+LEASE_MS = 3000
+CLAIM_LIMIT = 100
+CONCURRENCY = 16
+
+
+class Scheduler:
+    """Wakes rooms at their deadlines."""
+
+    def __init__(
+        self, store: Store, *, poll_ms: int = POLL_MS, lease_ms: int = LEASE_MS
+    ) -> None:
+        self.store = store
+        self.rooms: Rooms | None = None
+        self.poll_ms = poll_ms
+        self.lease_ms = lease_ms
+        self._wake = asyncio.Event()
+        self._sleep_until = 0
+        self._task: asyncio.Task[None] | None = None
+        self._sem = asyncio.Semaphore(CONCURRENCY)
+
+    def notify(self, deadline_ms: int) -> None:
+        """A room of this process got `deadline_ms`; wake up early if that is sooner."""
+        if deadline_ms < self._sleep_until:
+            self._wake.set()
+
+    def start(self, rooms: Rooms) -> None:
+        """Start the background task."""
+        self.rooms = rooms
+        self._task = asyncio.create_task(self._run(), name="crisp-scheduler")
+
+    async def stop(self) -> None:
+        """Stop the background task."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                count = await self.tick()
+                if count >= CLAIM_LIMIT:
+                    continue
+                delay = await self._delay()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler tick failed")
+                delay = 500
+            self._sleep_until = now_ms() + delay
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay / 1000)
+
+    async def _delay(self) -> int:
+        due = await self.store.next_due_ms()
+        if due is None:
+            return self.poll_ms
+        return max(0, min(self.poll_ms, due - now_ms()))
+
+    async def tick(self) -> int:
+        """Claim and advance the rooms that are due now; returns how many."""
+        codes = await self.store.claim_due(now_ms(), self.lease_ms, CLAIM_LIMIT)
+        if codes:
+            await asyncio.gather(*(self._advance(code) for code in codes))
+        return len(codes)
+
+    async def _advance(self, code: str) -> None:
+        assert self.rooms is not None
+        async with self._sem:
+            try:
+                await self.rooms.advance(code)
+            except Exception:
+                log.exception("room %s: advancing a deadline failed", code)
