@@ -1,0 +1,59 @@
+"""Fixtures for the server suite.
+
+    backend       "memory" or "redis": each test using it runs on both stores
+    make_server   factory: a live uvicorn server in a thread on `backend`, Settings overrides
+    server        make_server() with test hooks and a fast clock (time_scale FAST)
+    spawn_server  factory like make_server but not parametrized (pass redis_url yourself)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from crisp.server.settings import Settings
+from tests.server.kit import ThreadServer
+
+FAST = 0.05  # CRISP_TIME_SCALE for the suite: 2 s -> 100 ms, 3 s -> 150 ms, 10 s -> 500 ms
+
+
+@pytest.fixture
+def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
+    servers: list[ThreadServer] = []
+
+    def make(**overrides: Any) -> ThreadServer:
+        values: dict[str, Any] = {"test_hooks": True, "time_scale": FAST}
+        values.update(overrides)
+        server = ThreadServer(Settings(**values)).start()
+        servers.append(server)
+        return server
+
+    yield make
+    for s in servers:
+        s.stop()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def backend(request: pytest.FixtureRequest) -> str | None:
+    """The store URL: None (memory) or the test redis-server (flushed)."""
+    if request.param == "redis":
+        url: str = request.getfixturevalue("redis_url")
+        return url
+    return None
+
+
+@pytest.fixture
+def make_server(
+    backend: str | None, spawn_server: Callable[..., ThreadServer]
+) -> Callable[..., ThreadServer]:
+    def make(**overrides: Any) -> ThreadServer:
+        return spawn_server(**{"redis_url": backend, **overrides})
+
+    return make
+
+
+@pytest.fixture
+def server(make_server: Callable[..., ThreadServer]) -> ThreadServer:
+    return make_server()

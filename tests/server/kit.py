@@ -1,0 +1,364 @@
+"""Test kit for the server suite: live servers (in a thread or a subprocess) and
+websocket players that record every frame they receive."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from crisp.engine import FULL_DECK
+from crisp.server.app import create_app
+from crisp.server.settings import Settings
+from crisp.server.ws import HARD_MAX_BYTES
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
+ALL_CARDS = [c.text for c in FULL_DECK]
+WAIT = 8.0  # generous default wait for a frame (slow CI)
+
+
+def deck(*top: str) -> list[str]:
+    """A 52-card deck whose first cards are `top` (index 0 = top of the stock)."""
+    rest = [c for c in ALL_CARDS if c not in top]
+    assert len(set(top)) == len(top) and len(rest) + len(top) == 52
+    return [*top, *rest]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --------------------------------------------------------------------------- servers
+
+
+class LiveServer:
+    """Base: an HTTP/websocket server at `base`."""
+
+    base: str
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=10)
+
+
+class ThreadServer(LiveServer):
+    """uvicorn running `create_app(settings)` in a background thread (own event loop)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            ws_max_size=HARD_MAX_BYTES,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self.server.serve())
+        finally:
+            self.loop.close()
+
+    async def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run a coroutine on the server's event loop (e.g. a store call) and await it."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    @property
+    def ctx(self) -> Any:
+        """The running app's ServerContext (store, rooms, hub, settings)."""
+        return self.app.state.ctx
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("test server did not start")
+            time.sleep(0.01)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+@dataclass
+class ProcServer(LiveServer):
+    """`python -m crisp serve` in a subprocess (so it can be SIGKILLed)."""
+
+    env: dict[str, str]
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    def start(self, timeout: float = 20.0) -> ProcServer:
+        env = {**os.environ, **self.env, "CRISP_PORT": str(self.port), "CRISP_HOST": "127.0.0.1"}
+        env.setdefault("CRISP_LOG_LEVEL", "warning")
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+        self.base = f"http://127.0.0.1:{self.port}"
+        out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "crisp", "serve"],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=out,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5, trust_env=False).is_success:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server subprocess did not become healthy")
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, nothing cleaned up."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+async def create_room(
+    server: LiveServer, name: str = "Ana", **extra: Any
+) -> tuple[str, str, str]:
+    """POST /api/rooms -> (code, player_id, token)."""
+    async with server.http() as client:
+        r = await client.post("/api/rooms", json={"name": name, **extra})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["code"], body["player_id"], body["token"]
+
+
+async def join_room(server: LiveServer, code: str, name: str) -> tuple[str, str]:
+    """POST /api/rooms/{code}/players -> (player_id, token)."""
+    async with server.http() as client:
+        r = await client.post(f"/api/rooms/{code}/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["player_id"], body["token"]
+
+
+# --------------------------------------------------------------------------- players
+
+
+class Player:
+    """One websocket seat. Records every frame; helpers wait for conditions."""
+
+    def __init__(self, ws: ClientConnection, code: str, pid: str, token: str) -> None:
+        self.ws = ws
+        self.code = code
+        self.pid = pid
+        self.token = token
+        self.frames: list[dict[str, Any]] = []
+        self.close_code: int | None = None
+        self.close_reason: str = ""
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def join(
+        cls,
+        server: LiveServer,
+        code: str,
+        pid: str,
+        token: str,
+        *,
+        hello: bool = True,
+        origin: str | None = None,
+    ) -> Player:
+        ws = await connect(
+            f"{server.ws_base}/ws/{code}",
+            proxy=None,
+            origin=origin,  # type: ignore[arg-type]
+            open_timeout=10,
+            max_size=None,
+        )
+        player = cls(ws, code, pid, token)
+        if hello:
+            await player.send({"type": "hello", "token": token})
+            await player.wait(lambda p: p.updates or p.closed, what="first update")
+        return player
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                assert isinstance(raw, str)
+                frame = json.loads(raw)
+                async with self._changed:
+                    self.frames.append(frame)
+                    self._changed.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            rcvd = self.ws.close_rcvd
+            async with self._changed:
+                self.close_code = rcvd.code if rcvd is not None else 1006
+                self.close_reason = rcvd.reason if rcvd is not None else ""
+                self._changed.notify_all()
+
+    # ---- state ----
+
+    @property
+    def closed(self) -> bool:
+        return self.close_code is not None
+
+    @property
+    def updates(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "update"]
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+    @property
+    def view(self) -> dict[str, Any]:
+        ups = self.updates
+        assert ups, "no update yet"
+        return ups[-1]["view"]  # type: ignore[no-any-return]
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        out = [e for u in self.updates for e in u["events"]]
+        return out if kind is None else [e for e in out if e["kind"] == kind]
+
+    # ---- waiting ----
+
+    async def wait(
+        self, pred: Callable[[Player], Any], timeout: float = WAIT, what: str = "condition"
+    ) -> Any:
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: pred(self)), timeout)
+            except TimeoutError:
+                last = self.frames[-1] if self.frames else None
+                raise AssertionError(
+                    f"{self.pid}: timed out waiting for {what}; close={self.close_code}; "
+                    f"last frame={json.dumps(last)[:1500]}"
+                ) from None
+        return pred(self)
+
+    async def wait_view(
+        self, pred: Callable[[dict[str, Any]], Any], timeout: float = WAIT, what: str = "view"
+    ) -> dict[str, Any]:
+        await self.wait(lambda p: p.updates and pred(p.view), timeout, what)
+        return self.view
+
+    async def wait_event(self, kind: str, after: int = 0, timeout: float = WAIT) -> dict[str, Any]:
+        """The first event of `kind` among updates received after index `after`."""
+
+        def find(p: Player) -> dict[str, Any] | None:
+            for u in p.updates[after:]:
+                for e in u["events"]:
+                    if e["kind"] == kind:
+                        return e  # type: ignore[no-any-return]
+            return None
+
+        result = await self.wait(find, timeout, f"event {kind}")
+        return result  # type: ignore[no-any-return]
+
+    async def wait_error(self, after: int = 0, timeout: float = WAIT) -> dict[str, Any]:
+        res = await self.wait(lambda p: p.errors[after:] and p.errors[after], timeout, "error")
+        return res  # type: ignore[no-any-return]
+
+    async def wait_closed(self, timeout: float = WAIT) -> int:
+        await self.wait(lambda p: p.closed, timeout, "close")
+        assert self.close_code is not None
+        return self.close_code
+
+    async def wait_legal(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
+        """Wait until `kind` is legal for this player, honouring `may_start_at` for draws."""
+        if kind == "draw":
+            view = await self.wait_view(
+                lambda v: v["turn"] is not None
+                and v["turn"]["player"] == self.pid
+                and v["holding"] is None
+                and v["status"] == "playing",
+                timeout,
+                "my turn",
+            )
+            start = view["turn"]["may_start_at"]
+            delay = (start - time.time() * 1000) / 1000
+            if delay > 0:
+                await asyncio.sleep(delay + 0.005)
+            return view
+        return await self.wait_view(lambda v: kind in v["legal"], timeout, f"legal {kind}")
+
+    # ---- sending ----
+
+    async def send(self, msg: dict[str, Any] | str | bytes) -> None:
+        data = msg if isinstance(msg, str | bytes) else json.dumps(msg)
+        await self.ws.send(data)
+
+    async def act(self, kind: str, **fields: Any) -> None:
+        await self.send({"type": kind, **fields})
+
+    async def close(self) -> None:
+        await self.ws.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._reader, 5)
+
+
+async def table(
+    server: LiveServer, n: int, **create: Any
+) -> tuple[str, list[Player]]:
+    """A room with `n` connected players (the host first), still in the lobby."""
+    names = ["Ana", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    code, pid, token = await create_room(server, names[0], **create)
+    seats = [(pid, token)]
+    for name in names[1:n]:
+        seats.append(await join_room(server, code, name))
+    players = [await Player.join(server, code, p, t) for p, t in seats]
+    for p in players:
+        await p.wait_view(lambda v: len(v["players"]) == n and all(x["connected"] for x in v["players"]))
+    return code, players
+
+
+async def close_all(players: list[Player]) -> None:
+    await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
