@@ -151,6 +151,8 @@ class MemoryStore(Store):
             heapq.heappop(self._heap)
 
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        if limit <= 0:
+            return []
         claimed: list[str] = []
         while len(claimed) < limit:
             self._pop_stale()

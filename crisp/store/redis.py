@@ -253,6 +253,8 @@ class RedisStore(Store):
     # -- deadlines ---------------------------------------------------------------
 
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        if limit <= 0:
+            return []
         args: list[str | int] = [now_ms, now_ms + lease_ms, limit, self._room_prefix]
         async with self._guard():
             codes: Sequence[str] = await self._claim(keys=[self._deadlines_key], args=args)
@@ -274,19 +276,22 @@ class RedisStore(Store):
         channel = self._key(code)
         sub, _ = self._fanout.add(code, handler)
         try:
-            async with self._lock:
-                ready = self._ready.get(channel)
-                if ready is None:
-                    ready = self._ready[channel] = asyncio.get_running_loop().create_future()
-                if channel not in self._wanted:
-                    self._wanted.add(channel)
-                    if self._ps is None:
-                        self._wake.set()  # the reader connects and subscribes
-                    else:
-                        self._pending[channel] = self._pending.get(channel, 0) + 1
-                        with contextlib.suppress(*_CONN_ERRORS):  # the reader resubscribes
-                            await self._ps.subscribe(channel)
-            await asyncio.wait_for(asyncio.shield(ready), self._sub_timeout)
+            async with asyncio.timeout(self._sub_timeout):
+                async with self._lock:
+                    ready = self._ready.get(channel)
+                    if ready is None:
+                        ready = asyncio.get_running_loop().create_future()
+                        self._ready[channel] = ready
+                    if channel not in self._wanted:
+                        self._wanted.add(channel)
+                        if self._ps is None:
+                            self._wake.set()  # the reader connects and subscribes
+                        else:
+                            self._pending[channel] = self._pending.get(channel, 0) + 1
+                            with contextlib.suppress(*_CONN_ERRORS):  # else the reader will
+                                await self._ps.subscribe(channel)
+                # Wait for Redis's confirmation: from then on no message can be missed.
+                await asyncio.shield(ready)
         except BaseException as e:
             await self._unsubscribe(sub)
             if isinstance(e, TimeoutError):
@@ -308,18 +313,20 @@ class RedisStore(Store):
             self._ready.pop(channel, None)
             if self._ps is not None:
                 with contextlib.suppress(*_CONN_ERRORS):
-                    await self._ps.unsubscribe(channel)
+                    async with asyncio.timeout(self._op_timeout):
+                        await self._ps.unsubscribe(channel)
 
     async def _connect_pubsub(self) -> None:
         async with self._lock:
             ps = self._ps_client.pubsub()
             try:
-                await ps.connect()  # type: ignore[no-untyped-call]
-                self._pending = {}
-                channels = sorted(self._wanted)
-                if channels:
-                    await ps.subscribe(*channels)
-                    self._pending = dict.fromkeys(channels, 1)
+                async with asyncio.timeout(self._op_timeout):
+                    await ps.connect()  # type: ignore[no-untyped-call]
+                    self._pending = {}
+                    channels = sorted(self._wanted)
+                    if channels:
+                        await ps.subscribe(*channels)
+                        self._pending = dict.fromkeys(channels, 1)
             except BaseException:
                 await ps.aclose()  # type: ignore[no-untyped-call]
                 raise
@@ -378,7 +385,7 @@ class RedisStore(Store):
             ps = self._ps
             assert ps is not None
             try:
-                msg = await ps.get_message(timeout=1.0)
+                msg = await ps.get_message(timeout=min(1.0, self._ping_s))
                 now = loop.time()
                 if msg is not None:
                     last_rx, ping_at = now, None
