@@ -181,7 +181,7 @@ async def test_reconnects_when_the_pubsub_connection_stops_answering(
         inbox = Inbox()
         await store.subscribe("ABCD", inbox)
         [before] = await raw.client_list(_type="pubsub")
-        await raw.execute_command("CLIENT", "PAUSE", "700", "ALL")
+        await raw.client_pause(700, all=True)
         await asyncio.sleep(0.9)
         await publish_until_received(store, "ABCD", inbox)
         [after] = await raw.client_list(_type="pubsub")
