@@ -1,0 +1,88 @@
+// Events (protocol.md, "Events") as short log lines and screen highlights.
+// A log line never names a card only its drawer or peeker saw (R16.3): the
+// stock card someone drew and the cards someone peeked stay out of the log.
+
+import { t } from './i18n.js';
+import { short } from './cards.js';
+
+/** Highlight key for a card position. */
+export const slotKey = (player, slot) => `slot:${player}:${slot}`;
+
+function optionsText(o) {
+  const parts = [];
+  if (o.limit != null) parts.push(t('opt.limitValue', { n: o.limit }));
+  if ('draw_seconds' in o) {
+    parts.push(o.draw_seconds == null ? t('opt.noLimit') : t('opt.secondsValue', { n: o.draw_seconds }));
+  }
+  if ('discard_draw' in o) parts.push(o.discard_draw ? t('opt.discardOn') : t('opt.discardOff'));
+  return parts.join(' · ');
+}
+
+/**
+ * @param {object} ev the event
+ * @param {{you: string, name: (id: string) => string}} ctx
+ * @returns {{text: string|null, flash: string[]}}
+ */
+export function describe(ev, ctx) {
+  const me = ev.player === ctx.you;
+  const name = ev.player ? ctx.name(ev.player) : '';
+  const slot = (s) => t(`slot.${s}`);
+  const who = (key, params = {}) => t(me ? `ev.${key}.you` : `ev.${key}`, { name, ...params });
+  switch (ev.kind) {
+    case 'joined':
+    case 'left':
+    case 'connected':
+    case 'disconnected':
+      return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [`seat:${ev.player}`] };
+    case 'options':
+      return { text: t('ev.options', { options: optionsText(ev.options || {}) }), flash: ['options'] };
+    case 'round_started':
+      return { text: t('ev.round_started', { round: ev.round, dealer: ctx.name(ev.dealer) }), flash: [] };
+    case 'peek':
+      return { text: t('ev.peek', { slot: slot(ev.slot) }), flash: [slotKey(ev.player, ev.slot)] };
+    case 'turn_started':
+      return { text: who(ev.final ? 'turn_final' : 'turn'), flash: [`seat:${ev.player}`] };
+    case 'drew':
+      if (ev.source === 'discard') {
+        return { text: who('drew_discard', { card: short(ev.card) }), flash: ['discard', 'holding'] };
+      }
+      return { text: who('drew_stock'), flash: ['stock', 'holding'] };
+    case 'swapped':
+      return {
+        text: who('swapped', { slot: slot(ev.slot), card: short(ev.discarded) }),
+        flash: [slotKey(ev.player, ev.slot), 'discard'],
+      };
+    case 'discarded':
+      return {
+        text: ev.timeout ? who('discarded_timeout', { card: short(ev.card) })
+          : who('discarded', { card: short(ev.card) }),
+        flash: ['discard'],
+      };
+    case 'jack':
+      return { text: who('jack'), flash: [slotKey(ev.player, 'middle'), 'discard'] };
+    case 'queen': {
+      const params = { slot: slot(ev.slot), target: ctx.name(ev.target), target_slot: slot(ev.target_slot) };
+      let key = 'queen';
+      if (me) key = 'queen.you';
+      else if (ev.target === ctx.you) key = 'queen.onyou';
+      return {
+        text: t(`ev.${key}`, { name, ...params }),
+        flash: [slotKey(ev.player, ev.slot), slotKey(ev.target, ev.target_slot), 'discard'],
+      };
+    }
+    case 'king':
+      return { text: who('king', { count: ev.extra_draws }), flash: ['discard'] };
+    case 'stock_rebuilt':
+      return { text: t('ev.stock_rebuilt', { count: ev.count }), flash: ['stock', 'discard'] };
+    case 'crisp':
+      return { text: who('crisp'), flash: [`seat:${ev.player}`, 'crisp'] };
+    case 'timeout':
+      return { text: who('timeout'), flash: [`seat:${ev.player}`] };
+    case 'round_over':
+      return { text: t('ev.round_over'), flash: [] };
+    case 'game_over':
+      return { text: t('ev.game_over'), flash: [] };
+    default:
+      return { text: null, flash: [] };
+  }
+}

@@ -1,0 +1,158 @@
+// The room websocket: hello with the seat's token, then updates; reconnects by
+// itself with exponential backoff. Close codes (protocol.md, docs/web-client.md):
+//   4401 token refused  -> fatal 'token'   (the caller forgets the token)
+//   4409 replaced       -> fatal 'replaced' (another tab took the seat; no retry)
+//   4429 rate limited   -> retry with backoff
+//   other 44xx          -> fatal 'removed' (kicked / removed from the room)
+//   1012 restarting     -> retry at once
+//   anything else       -> retry with backoff
+
+const BASE_DELAY = 500;
+const MAX_DELAY = 15000;
+const CONNECT_TIMEOUT = 8000;
+const STALE_AFTER_HIDDEN = 30000;
+
+export function socketUrl(code) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws/${encodeURIComponent(code)}`;
+}
+
+export class RoomSocket {
+  /**
+   * @param {{code: string, token: string,
+   *          onMessage: (msg: object) => void,
+   *          onStatus: (status: 'connecting'|'open'|'reconnecting') => void,
+   *          onFatal: (reason: 'token'|'replaced'|'removed', closeCode: number) => void}} opts
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.watchdog = null;
+    this.stopped = false;
+    this.hiddenAt = null;
+    this.healthy = false;
+    this.everOpen = false;
+    this.nextId = 1;
+    this._online = () => this.reconnectNow();
+    this._visible = () => {
+      if (document.visibilityState === 'hidden') {
+        this.hiddenAt = Date.now();
+        return;
+      }
+      const longAway = this.hiddenAt && Date.now() - this.hiddenAt > STALE_AFTER_HIDDEN;
+      this.hiddenAt = null;
+      // After a long sleep an "open" socket may be dead without knowing it.
+      if (longAway || !this.ws || this.ws.readyState !== WebSocket.OPEN) this.reconnectNow();
+    };
+    window.addEventListener('online', this._online);
+    document.addEventListener('visibilitychange', this._visible);
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  /** Close for good (leaving the room or a fatal close). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
+    window.removeEventListener('online', this._online);
+    document.removeEventListener('visibilitychange', this._visible);
+    this.drop();
+  }
+
+  /** Send a client message; returns its id, or null when not connected. */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = `m${this.nextId++}`;
+    this.ws.send(JSON.stringify({ ...msg, id }));
+    return id;
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.drop();
+    this.open();
+  }
+
+  drop() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(1000); } catch { /* already closed */ }
+    }
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.opts.onStatus(this.attempt === 0 && !this.everOpen ? 'connecting' : 'reconnecting');
+    this.healthy = false;
+    let ws;
+    try {
+      ws = new WebSocket(socketUrl(this.opts.code));
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    clearTimeout(this.watchdog);
+    // Neither an open socket nor the first update within the timeout: try again.
+    this.watchdog = setTimeout(() => { if (this.ws === ws) this.retry(); }, CONNECT_TIMEOUT);
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: 'hello', token: this.opts.token }));
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg && msg.type === 'update' && !this.healthy) {
+        clearTimeout(this.watchdog);
+        this.healthy = true;
+        this.everOpen = true;
+        this.attempt = 0; // the next drop starts the backoff from scratch
+        this.opts.onStatus('open');
+      }
+      this.opts.onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearTimeout(this.watchdog);
+      this.closed(e.code);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  closed(code) {
+    if (code === 4401) return this.fatal('token', code);
+    if (code === 4409) return this.fatal('replaced', code);
+    if (code >= 4400 && code < 4500 && code !== 4429) return this.fatal('removed', code);
+    if (code === 1012) {
+      this.opts.onStatus('reconnecting');
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.open(), 50);
+      return undefined;
+    }
+    return this.retry();
+  }
+
+  fatal(reason, code) {
+    this.stop();
+    this.opts.onFatal(reason, code);
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.drop();
+    const delay = Math.min(MAX_DELAY, BASE_DELAY * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt += 1;
+    this.opts.onStatus('reconnecting');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+}
