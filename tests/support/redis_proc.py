@@ -45,8 +45,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec (Linux only)
-    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+# Looked up now, not in the child: between fork and exec only the call itself is safe.
+_prctl = ctypes.CDLL(None).prctl if sys.platform == "linux" else None
+
+
+def _die_with_parent() -> None:
+    """Runs in the child between fork and exec: SIGKILL it when the parent dies."""
+    if _prctl is not None:
+        _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 @dataclass
@@ -121,7 +127,7 @@ def start_redis(*, port: int | None = None, timeout_s: float = 10.0) -> RedisPro
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=_die_with_parent if _prctl is not None else None,
         )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and proc.poll() is None:
