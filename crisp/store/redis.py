@@ -398,3 +398,8 @@ class RedisStore(Store):
             except _CONN_ERRORS as e:
                 log.warning("redis pub/sub: connection lost (%s); reconnecting", e)
                 await self._drop_pubsub()
+            except Exception:  # never let the reader die: start over on a new connection
+                log.exception("redis pub/sub: unexpected error; reconnecting")
+                await self._drop_pubsub()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 2.0)
