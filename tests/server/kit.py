@@ -238,7 +238,7 @@ class Player:
         except ConnectionClosed:
             pass
         finally:
-            rcvd = self.ws.close_rcvd
+            rcvd = self.ws.protocol.close_rcvd
             async with self._changed:
                 self.close_code = rcvd.code if rcvd is not None else 1006
                 self.close_reason = rcvd.reason if rcvd is not None else ""
@@ -362,3 +362,72 @@ async def table(
 
 async def close_all(players: list[Player]) -> None:
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+
+
+# --------------------------------------------------------------------------- driving
+
+Policy = Callable[[Player, dict[str, Any], int], dict[str, Any] | None]
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def may_draw(p: Player, v: dict[str, Any], now: int) -> bool:
+    """True if this player may draw now (legal, or legal by the clock: may_start_at)."""
+    turn = v["turn"]
+    if v["status"] != "playing" or turn is None or turn["player"] != p.pid:
+        return False
+    if v["holding"] is not None:
+        return False
+    return "draw" in v["legal"] or now >= turn["may_start_at"]
+
+
+def simple_policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
+    """Ready when asked, draw from the stock, play a King, discard anything else,
+    call crisp whenever possible."""
+    legal = v["legal"]
+    if "ready" in legal and v["status"] == "peek":
+        return {"type": "ready"}
+    if "crisp" in legal:
+        return {"type": "crisp"}
+    holding = v["holding"]
+    if holding is not None:
+        return {"type": "king"} if holding[0] == "K" else {"type": "discard"}
+    if may_draw(p, v, now):
+        return {"type": "draw", "source": "stock"}
+    return None
+
+
+async def drive(
+    p: Player,
+    policy: Policy,
+    until: Callable[[Player], bool],
+    timeout: float = 60.0,
+) -> None:
+    """Let `policy` play for `p` until `until(p)`. After each message sent, waits for
+    the next frame (update or error) before deciding again."""
+    deadline = time.monotonic() + timeout
+    while not until(p):
+        if p.closed:
+            raise AssertionError(f"{p.pid} closed {p.close_code} while driving")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{p.pid}: driving timed out; last view {p.view}")
+        seen = len(p.frames)
+        v = p.view
+        now = now_ms()
+        action = policy(p, v, now)
+        if action is not None:
+            await p.send(action)
+            wait = 5.0
+        else:
+            wait = 0.2
+            turn = v["turn"]
+            if turn is not None and turn["player"] == p.pid and turn["may_start_at"] > now:
+                wait = min(wait, (turn["may_start_at"] - now) / 1000 + 0.002)
+        with contextlib.suppress(AssertionError):
+            await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed or until(q), wait)
+
+
+def finished(statuses: tuple[str, ...]) -> Callable[[Player], bool]:
+    return lambda p: bool(p.updates) and p.view["status"] in statuses
