@@ -356,7 +356,9 @@ async def table(
         seats.append(await join_room(server, code, name))
     players = [await Player.join(server, code, p, t) for p, t in seats]
     for p in players:
-        await p.wait_view(lambda v: len(v["players"]) == n and all(x["connected"] for x in v["players"]))
+        await p.wait_view(
+            lambda v: len(v["players"]) == n and all(x["connected"] for x in v["players"])
+        )
     return code, players
 
 

@@ -28,7 +28,7 @@ def peeks(p: Player) -> list[tuple[str, str]]:
 
 
 async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(server: ThreadServer) -> None:
-    code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
+    _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", limit=50)
     await ana.act("start")
     for p in (ana, ben):
@@ -142,7 +142,7 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(server: Thread
 
 
 async def test_full_games_with_more_players(server: ThreadServer) -> None:
-    code, players = await table(server, 5)
+    _code, players = await table(server, 5)
     await players[0].act("options", limit=50)
     await players[0].act("start")
     for p in players:
@@ -167,7 +167,7 @@ async def test_r14_draw_timeout_and_r16_2_peek_timeout(
     make_server: Callable[..., ThreadServer],
 ) -> None:
     server = make_server(time_scale=0.02)  # 30 s -> 600 ms, peek 10 s -> 200 ms
-    code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
+    _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", draw_seconds=30)
     await ana.act("start")
     # nobody confirms: the peek phase ends by the clock (R16.2)
@@ -195,7 +195,7 @@ async def test_r14_draw_timeout_and_r16_2_peek_timeout(
 
 async def test_refusals_of_the_rules(make_server: Callable[..., ThreadServer]) -> None:
     server = make_server(time_scale=1.0)  # real timing: the next player may start after 2 s
-    code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
+    _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("start")
     await ana.act("start", id="s2")
     assert (await ana.wait_error())["code"] == "wrong_phase"
@@ -226,7 +226,7 @@ async def test_refusals_of_the_rules(make_server: Callable[..., ThreadServer]) -
 
 
 async def test_r13_discard_draw_must_be_swapped(server: ThreadServer) -> None:
-    code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
+    _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", discard_draw=True)
     await ana.act("start")
     for p in (ana, ben):
@@ -290,7 +290,7 @@ async def test_r16_2_a_disconnect_can_end_the_peek_phase(
     make_server: Callable[..., ThreadServer],
 ) -> None:
     server = make_server(time_scale=1.0)  # the peek phase would last 10 s
-    code, (ana, ben, cid) = await table(server, 3)
+    _code, (ana, ben, cid) = await table(server, 3)
     await ana.act("start")
     await ana.wait_view(lambda v: v["status"] == "peek")
     await ana.act("ready")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+
 from crisp.server.codes import ALPHABET
 from tests.server.kit import ThreadServer, create_room, deck, join_room
 from tests.support.redis_proc import start_redis
@@ -105,14 +106,15 @@ async def test_room_full_at_eight(server: ThreadServer) -> None:
     for i in range(7):
         await join_room(server, code, f"P{i}")
     async with server.http() as c:
-        assert_error(await c.post(f"/api/rooms/{code}/players", json={"name": "Nine"}), 409, "room_full")
+        r = await c.post(f"/api/rooms/{code}/players", json={"name": "Nine"})
+        assert_error(r, 409, "room_full")
 
 
 async def test_game_started_refuses_joins(server: ThreadServer) -> None:
     from tests.server.kit import Player
 
     code, pid, token = await create_room(server)
-    pid2, token2 = await join_room(server, code, "Ben")
+    _pid2, _token2 = await join_room(server, code, "Ben")
     host = await Player.join(server, code, pid, token)
     await host.act("start")
     await host.wait_view(lambda v: v["status"] == "peek")
@@ -140,7 +142,8 @@ async def test_bad_test_decks(server: ThreadServer) -> None:
     good = deck()
     async with server.http() as c:
         for bad in (good[:51], [*good[:51], good[0]], [*good[:51], "1X"], "AS", [1] * 52):
-            assert_error(await c.post("/api/rooms", json={"name": "A", "deck": bad}), 422, "bad_deck")
+            r = await c.post("/api/rooms", json={"name": "A", "deck": bad})
+            assert_error(r, 422, "bad_deck")
         for dealer in (-1, 8, "0", True, 1.5):
             r = await c.post("/api/rooms", json={"name": "A", "dealer": dealer})
             assert_error(r, 422, "bad_dealer")

@@ -36,7 +36,7 @@ async def test_codes_are_case_insensitive_on_the_socket(server: ThreadServer) ->
 
 
 async def test_seq_increases_by_one_per_update(server: ThreadServer) -> None:
-    code, players = await table(server, 3)
+    _code, players = await table(server, 3)
     host = players[0]
     await host.act("options", limit=50)
     await host.act("options", draw_seconds=30, discard_draw=True)
@@ -150,7 +150,7 @@ async def test_bad_messages_get_errors_with_ref_and_keep_the_connection(
     make_server: Callable[..., ThreadServer],
 ) -> None:
     server = make_server(rate_burst=100)
-    code, players = await table(server, 2)
+    _code, players = await table(server, 2)
     host = players[0]
     cases: list[tuple[str | bytes, str, str | None]] = [
         ("{not json", "bad_message", None),
@@ -188,7 +188,7 @@ async def test_bad_messages_get_errors_with_ref_and_keep_the_connection(
 
 
 async def test_non_host_gets_not_host(server: ThreadServer) -> None:
-    code, players = await table(server, 2)
+    _code, players = await table(server, 2)
     ben = players[1]
     for i, kind in enumerate(["start", "options", "kick"]):
         msg = {"type": kind, "id": f"n{i}"}
@@ -201,7 +201,7 @@ async def test_non_host_gets_not_host(server: ThreadServer) -> None:
 
 
 async def test_too_large_and_far_too_large_frames(server: ThreadServer) -> None:
-    code, players = await table(server, 2)
+    _code, players = await table(server, 2)
     host = players[0]
     big = json.dumps({"type": "start", "id": "x" * 5000})
     await host.send(big)
@@ -251,5 +251,7 @@ async def test_many_sockets_do_not_disturb_each_other(server: ThreadServer) -> N
     seats = [(pid, token)] + [await join_room(server, code, f"P{i}") for i in range(7)]
     players = await asyncio.gather(*(Player.join(server, code, p, t) for p, t in seats))
     for p in players:
-        await p.wait_view(lambda v: all(x["connected"] for x in v["players"]) and len(v["players"]) == 8)
+        await p.wait_view(
+            lambda v: all(x["connected"] for x in v["players"]) and len(v["players"]) == 8
+        )
     await close_all(list(players))
