@@ -139,14 +139,14 @@ class Game:
         self.log.extend(events)
         return events
 
-    def act(self, player: str, kind: str, **fields: Any) -> list[Event]:
+    def act(self, player: str, kind: str, /, **fields: Any) -> list[Event]:
         """apply() the protocol message {"type": kind, **fields} at self.now."""
         action = action_from_dict({"type": kind, **fields})
         before = snapshot(self.state)
         new, events = apply(self.state, player, action, self.now, self.rng)
         return self._took(new, events, before)
 
-    def refuse(self, player: str, kind: str, **fields: Any) -> IllegalAction:
+    def refuse(self, player: str, kind: str, /, **fields: Any) -> IllegalAction:
         """apply() must refuse; the state stays exactly as it was."""
         action = action_from_dict({"type": kind, **fields})
         before = snapshot(self.state)
