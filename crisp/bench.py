@@ -90,6 +90,13 @@ def _tree(root: int) -> list[int]:
     return out
 
 
+def _machine_busy() -> float:
+    """CPU seconds spent by all cores (not idle, not iowait) since boot, from /proc/stat."""
+    with open("/proc/stat", "rb") as f:
+        ticks = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICK
+
+
 def _usage(pids: list[int]) -> tuple[int, float]:
     """(RSS bytes, CPU seconds) summed over `pids`."""
     rss, cpu = 0, 0.0
@@ -234,6 +241,7 @@ class Room:
     code: str
     size: int
     options_sent: bool = False
+    go: bool = False  # the host may start the game (set once the ramp is over)
 
 
 class Client:
@@ -364,13 +372,17 @@ class Client:
             return "next_round", {}, think
         if status == "game_over" and "rematch" in legal:
             return "rematch", {}, think
-        if status == "lobby":
+        if status == "lobby" and self.room.go:
             players = v["players"]
             if len(players) >= self.room.size and all(p["connected"] for p in players):
                 if not self.room.options_sent:
                     return "options", {"limit": 50, "discard_draw": True}, think
                 return "start", {}, think
         return None
+
+    def replan(self) -> None:
+        if self.view is not None and self.inflight is None and not self.b.stats.stopping:
+            self.plan(self.view)
 
     def _schedule(self, kind: str, fields: dict[str, Any], delay: float) -> None:
         self.planned = kind
@@ -388,8 +400,7 @@ class Client:
         if self.b.stats.stopping or self.ws is None or self.inflight is not None:
             return
         if kind == "replan":
-            if self.view is not None:
-                self.plan(self.view)
+            self.replan()
             return
         if kind == "options":
             self.room.options_sent = True
@@ -419,6 +430,7 @@ class Bench:
         self.stats = Stats()
         self.rng = random.Random(args.seed)
         self.clients: list[Client] = []
+        self.rooms: list[Room] = []
         self.t_measure = float("inf")
         self.tasks: set[asyncio.Task[Any]] = set()
         self.lags: list[float] = []
@@ -452,6 +464,7 @@ class Bench:
         clients = [Client(self, room, s["player_id"], s["token"], k == 0)
                    for k, s in enumerate(seats)]  # fmt: skip
         self.clients.extend(clients)
+        self.rooms.append(room)
         await asyncio.gather(*(c.open(self.ws_url) for c in clients))
 
     async def _sampler(self) -> None:
@@ -482,13 +495,23 @@ class Bench:
                 await asyncio.gather(*(self.room(http, i) for i in batch))
                 await asyncio.sleep(a.ramp_pause)
         ramp_s = time.perf_counter() - t_start
+        # Every room waits in its lobby until now; hosts start within the warm-up.
+        loop = asyncio.get_running_loop()
+        for c in self.clients:
+            if c.host and c.ws is not None:
+                c.room.go = True
+                loop.call_later(self.rng.uniform(0, a.warmup * 0.8), c.replan)
+        await asyncio.sleep(a.warmup)
         cpu0, pcpu0 = time.process_time(), [w.sample()[1] for w in self.watched]
+        busy0 = _machine_busy()
         self.t_measure = time.perf_counter()
         st.measuring = True
         await asyncio.sleep(a.duration)
         st.measuring = False
         window = time.perf_counter() - self.t_measure
         cpu1, pcpu1 = time.process_time(), [w.sample()[1] for w in self.watched]
+        busy = _machine_busy() - busy0
+        ours = cpu1 - cpu0 + sum(pcpu1) - sum(pcpu0)
         st.stopping = True
         await self._close_all()
         sampler.cancel()
@@ -505,7 +528,7 @@ class Bench:
                        "server_workers": a.server_workers if not a.url else None,
                        "rooms": a.rooms, "players": a.players, "duration_s": a.duration,
                        "think_ms": a.think_ms, "time_scale": a.time_scale,
-                       "crisp_chance": a.crisp_chance},
+                       "crisp_chance": a.crisp_chance, "warmup_s": a.warmup},
             "ramp_s": round(ramp_s, 2),
             "window_s": round(window, 2),
             "connections": {"opened": st.opened, "failed": st.failed,
@@ -527,6 +550,9 @@ class Bench:
             "generator": {"cpu_pct": round((cpu1 - cpu0) / window * 100, 1),
                           "loop_lag_ms_p99": _pct(lags, 99), "loop_lag_ms_max": _pct(lags, 100),
                           "event_loop": type(asyncio.get_running_loop()).__module__},
+            "machine": {"cores": os.cpu_count(), "busy_pct": round(busy / window * 100, 1),
+                        "others_pct": round(max(0.0, busy - ours) / window * 100, 1),
+                        "loadavg_1m": round(os.getloadavg()[0], 2)},
         }  # fmt: skip
 
     async def _close_all(self) -> None:
@@ -554,7 +580,7 @@ def table(r: dict[str, Any]) -> str:
         ("target", target),
         ("rooms x players", f"{c['rooms']} x {c['players']}  (think {c['think_ms']} ms, "
                             f"time scale {c['time_scale']})"),
-        ("ramp / window", f"{r['ramp_s']} s / {r['window_s']} s"),
+        ("ramp / window", f"{r['ramp_s']} s, then {c['warmup_s']} s warm-up / {r['window_s']} s"),
         ("connections", f"{conn['opened']} opened, {conn['failed']} failed"
                         + (f" {conn['fail_reasons']}" if conn["fail_reasons"] else "")),
         ("handshake p50/p99", f"{conn['handshake_ms_p50']} / {conn['handshake_ms_p99']} ms"),
@@ -574,10 +600,15 @@ def table(r: dict[str, Any]) -> str:
         rows.append((f"{name} peak RSS / CPU", f"{p['peak_rss_mb']} MB / {p['cpu_pct']} %"))
     rows.append(("generator CPU", f"{gen['cpu_pct']} % of one core ({gen['event_loop']}; "
                                   f"loop lag p99 {gen['loop_lag_ms_p99']} ms)"))  # fmt: skip
+    m = r["machine"]
+    rows.append(("machine CPU", f"{m['busy_pct']} % busy of {m['cores']} cores x 100 %, "
+                                f"{m['others_pct']} % by other processes"))  # fmt: skip
     width = max(len(k) for k, _ in rows)
     note = ""
     if gen["cpu_pct"] >= 85:
-        note = "\nnote: the generator used most of a core; latencies include its own queuing."
+        note += "\nnote: the generator used most of a core; latencies include its own queuing."
+    if m["others_pct"] >= 20:
+        note += "\nnote: other processes used the CPU during the window; figures are disturbed."
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows) + note
 
 
@@ -613,6 +644,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ramp-batch", type=int, default=25, help="rooms opened at once")
     p.add_argument("--ramp-pause", type=float, default=0.05, metavar="S")
     p.add_argument("--ramp-timeout", type=float, default=300.0, metavar="S")
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="hosts start their games during this time; then the window opens",
+    )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--no-uvloop", action="store_true")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
