@@ -299,6 +299,14 @@ def test_image_cmd_serves_site_and_stops_on_sigterm(
             content_type = {k.lower(): v for k, v in headers.items()}.get("content-type", "")
             assert status == 200 and "text/html" in content_type, (status, content_type)
             assert b"<html" in body.lower()
+            # ... and the files the page loads.
+            assets = re.findall(
+                r'(?:src|href)="(/[^"/][^"]*\.(?:js|css|webmanifest))"', body.decode()
+            )
+            assert assets, "index.html references no local script or stylesheet"
+            for asset in assets:
+                status, _, _ = http_get(f"http://127.0.0.1:{port}{asset}")
+                assert status == 200, f"{asset}: {status}"
     finally:
         code, output = stop_server(proc)
     # uvicorn shuts down gracefully, then re-raises the signal it caught, so a clean

@@ -1,0 +1,247 @@
+"""deploy/Caddyfile and deploy/nginx.conf.
+
+Always: static checks of what a proxy in front of Crisp must do (websocket
+upgrade headers, Host kept, long read timeout, TLS, /metrics kept internal).
+Where the binaries exist (they are not part of CI's install): `caddy adapt`
+parses the Caddyfile, and nginx runs deploy/nginx.conf for real (ports and
+certificate paths swapped for a self-signed certificate on loopback) in front of
+the server started from the Dockerfile's replayed venv, with a room created and
+a websocket game connection opened through it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ._dockerfile import Dockerfile
+from ._replay import (
+    Replay,
+    cli_exists,
+    free_port,
+    runtime_env,
+    start_server,
+    stop_server,
+    wait_http_ok,
+)
+
+
+@pytest.fixture(scope="module")
+def nginx_conf(repo: Path) -> str:
+    return (repo / "deploy" / "nginx.conf").read_text()
+
+
+@pytest.fixture(scope="module")
+def caddyfile(repo: Path) -> str:
+    return (repo / "deploy" / "Caddyfile").read_text()
+
+
+def _location(conf: str, prefix: str) -> str:
+    m = re.search(r"location\s+" + re.escape(prefix) + r"\s*\{(.*?)\n\s*\}", conf, re.S)
+    assert m, f"no location {prefix}"
+    return m.group(1)
+
+
+def _seconds(value: str) -> int:
+    m = re.fullmatch(r"(\d+)([smhd]?)", value)
+    assert m, value
+    return int(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+
+
+# --- static -----------------------------------------------------------------
+
+
+def test_nginx_passes_websocket_upgrades(nginx_conf: str) -> None:
+    assert re.search(r"map\s+\$http_upgrade\s+\$connection_upgrade", nginx_conf)
+    ws = _location(nginx_conf, "/ws/")
+    assert "proxy_http_version 1.1;" in ws
+    assert "proxy_set_header Upgrade $http_upgrade;" in ws
+    assert "proxy_set_header Connection $connection_upgrade;" in ws
+    assert re.search(r"proxy_set_header Host \$(http_host|host);", ws)
+    assert "X-Forwarded-Proto" in ws and "X-Forwarded-For" in ws
+    timeout = re.search(r"proxy_read_timeout\s+(\w+);", ws)
+    assert timeout and _seconds(timeout.group(1)) >= 300, "idle game sockets need > 60 s"
+
+
+def test_nginx_tls_redirect_and_private_metrics(nginx_conf: str) -> None:
+    assert re.search(r"listen\s+443\s+ssl", nginx_conf)
+    assert "ssl_certificate " in nginx_conf and "ssl_certificate_key " in nginx_conf
+    assert "return 301 https://$host$request_uri;" in nginx_conf
+    assert "return 404" in _location(nginx_conf, "= /metrics")
+
+
+def test_caddyfile_proxies_every_app_container(caddyfile: str, compose_caddy: dict) -> None:
+    body = re.sub(r"#.*", "", caddyfile)
+    assert "{$CRISP_DOMAIN" in body
+    assert re.search(r"dynamic a \{\s*name app\s*port 8000", body)
+    assert "app" in compose_caddy["services"]
+    assert re.search(r"@internal path /metrics", body) and "respond @internal 404" in body
+    # No header_up/Host rewriting: Caddy keeps Host and upgrades websockets itself.
+    assert "header_up Host" not in body
+
+
+# --- with the real binaries, where present -------------------------------------
+
+
+def _caddy_version(caddy: str) -> tuple[int, int]:
+    out = subprocess.run([caddy, "version"], capture_output=True, text=True).stdout
+    m = re.search(r"v?(\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def test_caddyfile_adapts(repo: Path, tmp_path: Path) -> None:
+    caddy = shutil.which("caddy")
+    if not caddy:
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    text = (repo / "deploy" / "Caddyfile").read_text()
+    if _caddy_version(caddy) < (2, 7):
+        # stream_close_delay is Caddy 2.7+ (the caddy:2 image); Debian 12 has 2.6.
+        text = re.sub(r"^\s*stream_close_delay .*$", "", text, flags=re.M)
+    config = tmp_path / "Caddyfile"
+    config.write_text(text)
+    env = {**os.environ, "CRISP_DOMAIN": "cards.example.com"}
+    proc = subprocess.run(
+        [caddy, "adapt", "--config", str(config), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    adapted = json.loads(proc.stdout)
+    route_text = json.dumps(adapted)
+    assert '"cards.example.com"' in route_text
+    assert '"dynamic_upstreams"' in route_text
+
+
+def _nginx_test_config(conf: str, tmp: Path, https: int, http: int, app: int) -> Path:
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    openssl = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+    subj = ["-subj", "/CN=cards.example.com", "-keyout", str(key), "-out", str(cert)]
+    subprocess.run([*openssl, *subj], check=True, capture_output=True)
+    conf = conf.replace("/etc/letsencrypt/live/cards.example.com/fullchain.pem", str(cert))
+    conf = conf.replace("/etc/letsencrypt/live/cards.example.com/privkey.pem", str(key))
+    lines = []
+    for line in conf.splitlines():
+        if re.match(r"\s*listen \[::\]:", line):
+            continue  # loopback IPv4 only
+        line = re.sub(r"listen 443 ", f"listen 127.0.0.1:{https} ", line)
+        line = re.sub(r"listen 80;", f"listen 127.0.0.1:{http};", line)
+        lines.append(line)
+    conf = "\n".join(lines) + "\n"
+    conf = conf.replace("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app} ")
+    (tmp / "crisp.conf").write_text(conf)
+    temp_dirs = "\n".join(
+        f"    {name}_temp_path {tmp}/{name};"
+        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = tmp / "nginx.conf"
+    main.write_text(
+        ("user root;\n" if os.geteuid() == 0 else "")
+        + f"pid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\nevents {{}}\n"
+        + f"http {{\n    access_log off;\n{temp_dirs}\n    include {tmp}/crisp.conf;\n}}\n"
+    )
+    return main
+
+
+def test_nginx_conf_in_front_of_the_server(
+    dockerfile: Dockerfile,
+    builder_replay: Replay,
+    nginx_conf: str,
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    nginx = shutil.which("nginx", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin")
+    if not nginx or not shutil.which("openssl"):
+        pytest.skip("nginx or openssl is not installed (apt-get install nginx-light)")
+    if not cli_exists(repo):
+        pytest.skip("crisp/cli.py not written yet: nothing to proxy")
+    from websockets.sync.client import connect
+
+    https, http, app_port = free_port(), free_port(), free_port()
+    main = _nginx_test_config(nginx_conf, tmp_path, https, http, app_port)
+    syntax = subprocess.run(
+        [nginx, "-t", "-c", str(main), "-p", str(tmp_path)], capture_output=True, text=True
+    )
+    assert syntax.returncode == 0, syntax.stderr
+
+    env = runtime_env(dockerfile, builder_replay, repo, app_port)
+    env["CRISP_HOST"] = "127.0.0.1"
+    cmd = dockerfile.final.last("CMD").exec_form()  # type: ignore[union-attr]
+    app = start_server(cmd, env, cwd=tmp_path)
+    proxy = subprocess.Popen(
+        [nginx, "-c", str(main), "-p", str(tmp_path), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    tls = ssl.create_default_context()
+    tls.check_hostname = False
+    tls.verify_mode = ssl.CERT_NONE
+    base = f"https://127.0.0.1:{https}"
+    try:
+        wait_http_ok(f"http://127.0.0.1:{app_port}/healthz", app, deadline_s=30)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", context=tls, timeout=2) as r:
+                    assert r.status == 200
+                break
+            except OSError:
+                assert proxy.poll() is None, (tmp_path / "error.log").read_text()
+                assert time.monotonic() < deadline, "nginx never answered"
+                time.sleep(0.2)
+
+        # Plain HTTP is redirected to HTTPS.
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: object, **kwargs: object) -> None:
+                return None
+
+        opener = urllib.request.build_opener(NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as redirect:
+            opener.open(f"http://127.0.0.1:{http}/r/ABCD", timeout=5)
+        assert redirect.value.code == 301
+        assert redirect.value.headers["Location"].startswith("https://127.0.0.1")
+
+        with pytest.raises(urllib.error.HTTPError) as hidden:
+            urllib.request.urlopen(f"{base}/metrics", context=tls, timeout=5)
+        assert hidden.value.code == 404
+
+        # A room, then a game connection through the proxy, as a browser on this
+        # page would open it: wss, with the page's Origin (same-origin check).
+        req = urllib.request.Request(
+            f"{base}/api/rooms",
+            data=json.dumps({"name": "Ana"}).encode(),
+            headers={"Content-Type": "application/json", "Origin": base},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, context=tls, timeout=5) as resp:
+            assert resp.status == 201
+            room = json.loads(resp.read())
+        uri = f"wss://127.0.0.1:{https}/ws/{room['code']}"
+        with connect(uri, ssl=tls, origin=base, open_timeout=10) as ws:  # type: ignore[arg-type]
+            ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            update = json.loads(ws.recv(timeout=10))
+        assert update["type"] == "update"
+        assert update["view"]["code"] == room["code"]
+        assert update["view"]["you"] == room["player_id"]
+    finally:
+        if proxy.poll() is None:
+            os.killpg(proxy.pid, signal.SIGQUIT)
+            try:
+                proxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proxy.pid, signal.SIGKILL)
+                proxy.wait()
+        stop_server(app, timeout=30)
