@@ -145,6 +145,9 @@ function onFatal(reason) {
   if (reason === 'token') {
     history.replaceState(null, '', `/r/${code}`);
     showHome(code, t('fatal.token', { code }));
+  } else if (reason === 'gone') {
+    history.replaceState(null, '', '/');
+    showHome('', t('fatal.gone', { code }));
   } else {
     history.replaceState(null, '', '/');
     showHome('', t('fatal.removed', { code }));
@@ -157,6 +160,7 @@ function onMessage(msg) {
   if (!msg || typeof msg !== 'object') return;
   if (msg.type === 'error') {
     S.pending = 0;
+    S.optionsDraft = null;
     toast(errorText(msg.code, msg.message));
     return;
   }
@@ -168,6 +172,7 @@ function onMessage(msg) {
   for (const p of view.players) names.set(p.id, p.name);
   S.view = view;
   S.pending = 0;
+  S.optionsDraft = null;
   if (!view.players.some((p) => p.id === view.you)) {
     onFatal('removed');
     return;
@@ -190,6 +195,7 @@ function handleEvent(ev, view) {
   if (ev.kind === 'round_started' || ev.kind === 'round_over') {
     S.peeks = {};
     S.queen = null;
+    S.banner = null; // the results screen says it all
   }
   if (ev.kind === 'peek' && ev.player === you && ev.card) {
     const dur = view.status === 'peek' ? PEEK_PHASE_MS : PEEK_MS;
@@ -198,9 +204,6 @@ function handleEvent(ev, view) {
   if (ev.kind === 'turn_started' && ev.player === you) yourTurn(S.settings);
   if (ev.kind === 'crisp') {
     S.banner = { text: ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: name(ev.player) }), until: local + 2500 };
-  }
-  if (ev.kind === 'game_over') {
-    S.banner = { text: t('ev.game_over'), until: local + 2000 };
   }
   const d = describe(ev, { you, name });
   if (d.text) {
@@ -323,7 +326,11 @@ const act = {
     if (await copyText(link)) toast(t('lobby.copied'));
     else toast(link);
   },
-  setOption: (o) => send({ type: 'options', ...o }),
+  setOption: (o) => {
+    // Shown at once; the next update (or an error) replaces it with the room's options.
+    S.optionsDraft = { ...(S.optionsDraft || {}), ...o };
+    send({ type: 'options', ...o });
+  },
   kick: (player) => send({ type: 'kick', player }),
   start: () => send({ type: 'start' }),
   ready: () => {

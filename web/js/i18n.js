@@ -4,9 +4,9 @@
 // English is always loaded too and fills any key a translation lacks.
 
 export const LANGUAGES = [
-  { code: 'en', name: 'English', dir: 'ltr' },
-  { code: 'ar', name: 'العربية', dir: 'rtl' },
-  { code: 'id', name: 'Bahasa Indonesia', dir: 'ltr' },
+  { code: 'en', name: 'English', short: 'EN', dir: 'ltr' },
+  { code: 'ar', name: 'العربية', short: 'عربي', dir: 'rtl' },
+  { code: 'id', name: 'Bahasa Indonesia', short: 'ID', dir: 'ltr' },
 ];
 const STORAGE_KEY = 'crisp.lang';
 

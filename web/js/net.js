@@ -2,6 +2,7 @@
 // itself with exponential backoff. Close codes (protocol.md, docs/web-client.md):
 //   4401 token refused  -> fatal 'token'   (the caller forgets the token)
 //   4409 replaced       -> fatal 'replaced' (another tab took the seat; no retry)
+//   4404 room gone      -> fatal 'gone'    (the room expired or was closed)
 //   4429 rate limited   -> retry with backoff
 //   other 44xx          -> fatal 'removed' (kicked / removed from the room)
 //   1012 restarting     -> retry at once
@@ -22,7 +23,7 @@ export class RoomSocket {
    * @param {{code: string, token: string,
    *          onMessage: (msg: object) => void,
    *          onStatus: (status: 'connecting'|'open'|'reconnecting') => void,
-   *          onFatal: (reason: 'token'|'replaced'|'removed', closeCode: number) => void}} opts
+   *          onFatal: (reason: 'token'|'replaced'|'gone'|'removed', closeCode: number) => void}} opts
    */
   constructor(opts) {
     this.opts = opts;
@@ -131,6 +132,7 @@ export class RoomSocket {
   closed(code) {
     if (code === 4401) return this.fatal('token', code);
     if (code === 4409) return this.fatal('replaced', code);
+    if (code === 4404) return this.fatal('gone', code);
     if (code >= 4400 && code < 4500 && code !== 4429) return this.fatal('removed', code);
     if (code === 1012) {
       this.opts.onStatus('reconnecting');

@@ -39,7 +39,10 @@ function header(ctx) {
       h('select', {
         'data-testid': 'language', value: language(),
         onchange: (e) => act.setLanguage(e.target.value),
-      }, LANGUAGES.map((l) => h('option', { key: l.code, value: l.code, lang: l.code, selected: l.code === language() }, l.name)))),
+        title: t('settings.language'),
+      }, LANGUAGES.map((l) => h('option', {
+        key: l.code, value: l.code, lang: l.code, selected: l.code === language(), title: l.name, label: l.short,
+      }, l.short)))),
     h('button', {
       class: 'icon-btn', type: 'button', 'aria-label': t('settings.title'),
       'aria-expanded': S.menuOpen ? 'true' : 'false', 'aria-controls': 'settings',
@@ -111,28 +114,36 @@ function home(ctx) {
     S.lastRoom && S.lastRoom !== S.homeCode
       ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: S.lastRoom }))
       : null,
-    h('form', { class: 'panel form', onsubmit: (e) => { e.preventDefault(); act.submitHome(); }, novalidate: true },
-      h('label', { for: 'name' }, t('home.name')),
+    homeForm(ctx, infoLine));
+}
+
+function homeForm(ctx, infoLine) {
+  const { S, act } = ctx;
+  const invited = !!S.homeCode; // arrived by a shared link: joining comes first
+  const create = h('button', {
+    type: 'button', class: `btn wide ${invited ? '' : 'primary'}`, 'data-testid': 'create-room',
+    disabled: S.busy, onclick: act.create,
+  }, t('home.create'));
+  const join = [
+    h('label', { for: 'code' }, t('home.code')),
+    h('div', { class: 'row' },
       h('input', {
-        id: 'name', 'data-testid': 'name-input', type: 'text', maxlength: 20, autocomplete: 'nickname',
-        required: true, initValue: S.homeName, placeholder: t('home.namePlaceholder'), enterkeyhint: 'go',
+        id: 'code', 'data-testid': 'room-code-input', type: 'text', maxlength: 8, class: 'code-input',
+        autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', initValue: S.homeCode,
+        placeholder: 'K7QX', dir: 'ltr', enterkeyhint: 'go', oninput: act.codeTyped,
       }),
-      h('button', {
-        type: 'button', class: 'btn primary wide', 'data-testid': 'create-room',
-        disabled: S.busy, onclick: act.create,
-      }, t('home.create')),
-      h('p', { class: 'or' }, h('span', null, t('home.or'))),
-      h('label', { for: 'code' }, t('home.code')),
-      h('div', { class: 'row' },
-        h('input', {
-          id: 'code', 'data-testid': 'room-code-input', type: 'text', maxlength: 8, class: 'code-input',
-          autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', initValue: S.homeCode,
-          placeholder: 'K7QX', dir: 'ltr', enterkeyhint: 'go', oninput: act.codeTyped,
-        }),
-        h('button', {
-          type: 'submit', class: 'btn primary', 'data-testid': 'join-room', disabled: S.busy,
-        }, t('home.join'))),
-      infoLine));
+      h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'join-room', disabled: S.busy }, t('home.join'))),
+    infoLine,
+  ];
+  return h('form', { class: 'panel form', onsubmit: (e) => { e.preventDefault(); act.submitHome(); }, novalidate: true },
+    h('label', { for: 'name' }, t('home.name')),
+    h('input', {
+      id: 'name', 'data-testid': 'name-input', type: 'text', maxlength: 20, autocomplete: 'nickname',
+      required: true, initValue: S.homeName, placeholder: t('home.namePlaceholder'), enterkeyhint: 'go',
+    }),
+    invited ? join : create,
+    h('p', { class: 'or' }, h('span', null, invited ? t('home.orCreate') : t('home.or'))),
+    invited ? create : join);
 }
 
 // ---------------------------------------------------------------- lobby
@@ -146,13 +157,14 @@ function lobby(ctx) {
   const hostName = (playerById(v, v.host) || {}).name || '';
   return h('div', { class: 'lobby' },
     h('section', { class: 'panel room' },
-      h('p', { class: 'label' }, t('lobby.code')),
-      h('p', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code),
-      h('div', { class: 'qr', 'data-testid': 'qr' }, qrSvg(link, t('lobby.qr', { code: v.code }))),
-      h('p', { class: 'link', dir: 'ltr' }, link),
-      h('button', {
-        type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
-      }, canShare ? t('lobby.share') : t('lobby.copy'))),
+      h('div', { class: 'room-info' },
+        h('p', { class: 'label' }, t('lobby.code')),
+        h('p', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code),
+        h('p', { class: 'link', dir: 'ltr' }, link.replace(/^https?:\/\//, '')),
+        h('button', {
+          type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
+        }, canShare ? t('lobby.share') : t('lobby.copy'))),
+      h('div', { class: 'qr', 'data-testid': 'qr' }, qrSvg(link, t('lobby.qr', { code: v.code })))),
     h('section', { class: 'panel' },
       h('h2', null, t('lobby.players', { count: v.players.length })),
       h('ul', { class: 'players', 'data-testid': 'player-list' },
@@ -180,7 +192,7 @@ function lobby(ctx) {
 
 function optionsPanel(ctx, isHost) {
   const { S, act } = ctx;
-  const o = S.view.options;
+  const o = { ...S.view.options, ...(S.optionsDraft || {}) };
   const dis = !isHost;
   const ds = o.draw_seconds == null ? 'none' : String(o.draw_seconds);
   return h('section', { class: `panel options ${flash(ctx, 'options')}`, 'aria-label': t('lobby.options') },
@@ -252,10 +264,10 @@ function table(ctx) {
     h('section', { class: 'opponents', 'aria-label': t('table.opponents') }, opponents(v).map((p) => seat(ctx, p))),
     center(ctx),
     hintLine(ctx),
-    peekPanel(ctx),
     mine(ctx),
-    peekPhase ? readyBar(ctx) : actionBar(ctx),
-    peekPhase ? null : crispButton(ctx),
+    h('div', { class: 'dock' },
+      peekPhase ? readyBar(ctx) : actionBar(ctx),
+      peekPhase ? null : crispButton(ctx)),
     scoreStrip(ctx),
     logPanel(ctx));
 }
@@ -298,7 +310,6 @@ function drawTimer(v, now) {
     label = t('timer.none');
   }
   return h('div', { class: cls, 'data-testid': 'draw-timer', role: 'timer', 'aria-label': label, title: label },
-    h('span', { class: 'timer-icon', 'aria-hidden': 'true' }, '⏱'),
     h('span', { class: 'timer-text' }, text));
 }
 
@@ -331,8 +342,8 @@ function seat(ctx, p) {
   },
   h('div', { class: 'seat-head' },
     h('span', { class: 'seat-name' }, p.name),
+    tags,
     h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total))),
-  tags.length ? h('div', { class: 'tags' }, tags) : null,
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
     return h('button', {
@@ -417,24 +428,24 @@ function hintText(ctx) {
 }
 
 function hintLine(ctx) {
-  const { S, act } = ctx;
+  const { S, act, local } = ctx;
+  const peeks = SLOTS.filter((s) => S.peeks[s] && S.peeks[s].until > local);
+  if (peeks.length) {
+    // What a peek showed, in words too (the card faces show it on the slots).
+    return h('div', { class: 'hintline peekline', role: 'status', 'aria-live': 'assertive', 'data-testid': 'peek' },
+      h('p', { class: 'hint hint-peek' }, peeks.map((slot, i) => [
+        i ? ' · ' : '',
+        t('peek.line', { slot: t(`slot.${slot}`) }), ' ',
+        h('strong', { class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr', title: cardName(S.peeks[slot].card) },
+          short(S.peeks[slot].card)),
+      ])),
+      h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide')));
+  }
   const hint = hintText(ctx);
   const last = S.log.length ? S.log[S.log.length - 1].text : '';
   return h('div', { class: 'hintline' },
     h('p', { class: `hint ${hint ? 'hint-action' : ''}`, 'data-testid': 'hint', 'aria-live': 'polite' }, hint || last || ' '),
     S.queen ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'action-cancel', onclick: act.cancelQueen }, t('action.cancel')) : null);
-}
-
-function peekPanel(ctx) {
-  const { S, act, local } = ctx;
-  const shown = SLOTS.filter((s) => S.peeks[s] && S.peeks[s].until > local);
-  if (!shown.length) return null;
-  return h('section', { class: 'peekpanel', role: 'status', 'aria-live': 'assertive', 'data-testid': 'peek' },
-    shown.map((slot) => h('p', { key: slot, class: 'peekline' },
-      h('span', { 'aria-hidden': 'true' }, '👁 '),
-      t('peek.line', { slot: t(`slot.${slot}`), card: cardName(S.peeks[slot].card) }),
-      ' ', h('strong', { class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr' }, short(S.peeks[slot].card)))),
-    h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide')));
 }
 
 function mine(ctx) {
@@ -552,7 +563,7 @@ function results(ctx) {
     title = t('game.over');
     const names = winners.map((id) => nameOf(v, id));
     winLine = h('p', { class: 'winners', 'data-testid': 'winners', role: 'status' },
-      h('span', { 'aria-hidden': 'true' }, '🏆 '),
+      h('span', { 'aria-hidden': 'true' }, '★ '),
       names.length > 1 ? t('game.shared', { names: names.join(' & ') })
         : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' }));
   }
@@ -575,7 +586,7 @@ function results(ctx) {
           const bonus = sum != null && score != null ? score - sum : 0;
           const win = winners.includes(p.id);
           return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
-            h('th', { scope: 'row' }, win ? '🏆 ' : '', p.name, lr.caller === p.id ? h('span', { class: 'tag tag-crisp' }, t('seat.crisp')) : null),
+            h('th', { scope: 'row' }, win ? '★ ' : '', p.name, lr.caller === p.id ? h('span', { class: 'tag tag-crisp' }, t('seat.crisp')) : null),
             h('td', null, h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
               ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
               : h('span', { key: i, class: 'mini' }, '?')))),

@@ -1,0 +1,145 @@
+"""Helpers for the browser tests: seats in localStorage, waiting on the client's
+state, playing turns with taps, screenshots, layout checks.
+
+Every game action goes through the page (taps on data-testid elements); the
+client's state (window.crisp.state) is only read, to know when to act.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+FULL_DECK = [r + s for s in SUITS for r in RANKS]
+
+
+def stacked_deck(top: list[str]) -> list[str]:
+    """A 52-card deck whose first cards (index 0 = top of the stock) are `top`."""
+    assert len(set(top)) == len(top)
+    return top + [c for c in FULL_DECK if c not in top]
+
+
+def seat_key(code: str) -> str:
+    """Where the client keeps a seat's token (docs/web-client.md)."""
+    return f"crisp.seat.{code}"
+
+
+def open_seat(page: Page, base: str, code: str, seat: dict[str, Any]) -> None:
+    """Put a seat created over HTTP into the page's storage, then open /r/{code}."""
+    page.goto(base + "/")
+    value = json.dumps({"token": seat["token"], "player_id": seat["player_id"]})
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [seat_key(code), value])
+    page.goto(f"{base}/r/{code}")
+    expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
+
+
+def join_via_link(page: Page, base: str, code: str, name: str) -> None:
+    """Open the shared link, type a name, tap Join."""
+    page.goto(f"{base}/r/{code}")
+    expect(page.get_by_test_id("room-code-input")).to_have_value(code)
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("join-room").tap()
+    expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
+
+
+def view(page: Page) -> dict[str, Any]:
+    v = page.evaluate("() => window.crisp.state.view")
+    assert v is not None
+    return dict(v)
+
+
+def wait_view(page: Page, condition: str, timeout: float = 8000) -> dict[str, Any]:
+    """Wait until `condition` (JS, over the view `v`) holds in the page; return the view."""
+    try:
+        page.wait_for_function(
+            f"() => {{ const v = window.crisp.state.view; return !!v && ({condition}); }}",
+            timeout=timeout,
+        )
+    except PlaywrightTimeoutError:
+        state = page.evaluate(
+            "() => JSON.stringify({view: window.crisp.state.view, toasts: window.crisp.state.toasts,"
+            " log: window.crisp.state.log.slice(-8)})"
+        )
+        raise AssertionError(f"timed out waiting for {condition!r}; client state: {state}") from None
+    return view(page)
+
+
+def tap(page: Page, testid: str, **kw: Any) -> None:
+    page.get_by_test_id(testid).tap(**kw)
+
+
+def draw_from_stock(page: Page) -> str:
+    """Tap the stock; return the card now held (shown in `holding`)."""
+    tap(page, "stock")
+    v = wait_view(page, "v.holding !== null")
+    expect(page.get_by_test_id("holding")).to_have_attribute("data-card", v["holding"])
+    return str(v["holding"])
+
+
+def wait_turn(page: Page, player: str) -> dict[str, Any]:
+    return wait_view(page, f"v.status === 'playing' && v.turn && v.turn.player === {player!r}")
+
+
+def play_simple_turn(page: Page, me: str, call_crisp: bool) -> None:
+    """Play one whole turn with taps: draw from the stock, then discard (or swap
+    into the left card), playing any King and its extra draws; optionally call crisp."""
+    wait_turn(page, me)
+    while True:
+        draw_from_stock(page)
+        legal = view(page)["legal"]
+        if "king" in legal:
+            tap(page, "action-king")
+            wait_view(page, "v.holding === null")
+            continue
+        last = "action-discard" if "discard" in legal else "my-slot-left"
+        if call_crisp and view(page)["turn"]["extra_draws"] == 0:
+            arm_crisp(page)
+        tap(page, last)
+        v = wait_view(page, "v.holding === null")
+        turn = v.get("turn")
+        if v["status"] == "playing" and turn and turn["player"] == me and turn["extra_draws"] > 0:
+            continue
+        break
+    if call_crisp:
+        wait_view(page, f"v.crisp && v.crisp.caller === {me!r} || v.status !== 'playing'")
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert width[0] <= width[1], f"horizontal scroll: scrollWidth {width[0]} > {width[1]}"
+
+
+def snap(page: Page, name: str, full_page: bool = False) -> None:
+    """Save a screenshot under test-artifacts/ (after checking the width): the
+    phone's screen as it is, or with `full_page` the whole scrolled page."""
+    assert_no_horizontal_scroll(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def arm_crisp(page: Page) -> None:
+    """Click the crisp button the moment it becomes enabled.
+
+    The crisp window is 3 s (R10.4), 300 ms at CRISP_TIME_SCALE=0.1: too short for
+    a round trip through Playwright, so the page itself waits for the button and
+    clicks it (a real click on the real button). Arm it before ending the turn."""
+    page.evaluate(
+        """() => {
+          const started = Date.now();
+          const timer = setInterval(() => {
+            const b = document.querySelector('[data-testid="crisp-button"]');
+            if (b && !b.disabled) { b.click(); clearInterval(timer); }
+            else if (Date.now() - started > 5000) clearInterval(timer);
+          }, 5);
+        }"""
+    )

@@ -1,0 +1,174 @@
+"""Fixtures for the browser tests: a real `crisp serve` process and Debian's Chromium.
+
+The server runs with CRISP_TEST_HOOKS=1 (test decks) and CRISP_TIME_SCALE=0.1
+(every game duration ten times shorter) on the in-memory store. Without
+Chromium the browser tests skip, except under CI (env CI set), where they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CRISP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 640},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "en-US",
+}
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: browser tests must run)")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A running `crisp serve` and small helpers for its HTTP API."""
+
+    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+        self.base = base
+        self.proc = proc
+        self.log = log
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=5) as res:
+            assert res.status == 201, res.status
+            return dict(json.load(res))
+
+    def get(self, path: str) -> dict[str, Any]:
+        with urllib.request.urlopen(self.base + path, timeout=5) as res:
+            return dict(json.load(res))
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    try:
+        import crisp.cli  # noqa: F401
+    except ImportError as e:  # pragma: no cover - the server is part of this repo
+        pytest.fail(f"crisp server not importable: {e}")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
+    env.update(
+        CRISP_TEST_HOOKS="1",
+        CRISP_TIME_SCALE="0.1",
+        CRISP_LOG_LEVEL="warning",
+        PYTHONUNBUFFERED="1",
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = ARTIFACTS / "web-server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "crisp", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"crisp serve exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        with contextlib.suppress(OSError, urllib.error.URLError):
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as res:
+                if res.status == 200:
+                    break
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"crisp serve did not answer /healthz:\n{log.read_text()[-3000:]}")
+        time.sleep(0.1)
+    try:
+        yield Server(base, proc, log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        _missing(f"Chromium not found at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """Open a new phone (its own browser context, so its own localStorage).
+
+    Each page gets `page.errors`, the page's uncaught errors and console errors;
+    the test fails if any were seen.
+    """
+    contexts: list[Any] = []
+    pages: list[Any] = []
+
+    def open_phone(**extra: Any) -> Any:
+        ctx = browser.new_context(**{**PHONE, **extra})
+        ctx.set_default_timeout(8000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(f"pageerror: {e}"))
+        page.on(
+            "console",
+            lambda m: page.errors.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+        pages.append(page)
+        return page
+
+    yield open_phone
+    errors = [e for p in pages for e in p.errors]
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, errors
