@@ -11,6 +11,7 @@ a websocket game connection opened through it.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -155,6 +156,93 @@ def _nginx_test_config(conf: str, tmp: Path, https: int, http: int, app: int) ->
     return main
 
 
+def _insecure_tls() -> ssl.SSLContext:
+    tls = ssl.create_default_context()
+    tls.check_hostname = False
+    tls.verify_mode = ssl.CERT_NONE
+    return tls
+
+
+def _start_app(
+    dockerfile: Dockerfile, replay: Replay, repo: Path, cwd: Path, port: int
+) -> subprocess.Popen[bytes]:
+    env = runtime_env(dockerfile, replay, repo, port)
+    env["CRISP_HOST"] = "127.0.0.1"
+    cmd = dockerfile.final.last("CMD").exec_form()  # type: ignore[union-attr]
+    app = start_server(cmd, env, cwd=cwd)
+    wait_http_ok(f"http://127.0.0.1:{port}/healthz", app, deadline_s=30)
+    return app
+
+
+def _stop_proxy(proxy: subprocess.Popen[bytes], sig: int) -> None:
+    if proxy.poll() is None:
+        os.killpg(proxy.pid, sig)
+        try:
+            proxy.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proxy.pid, signal.SIGKILL)
+            proxy.wait()
+
+
+def _exercise_proxy(
+    proxy: subprocess.Popen[bytes], https: int, http: int, log: Path, redirect_code: int
+) -> None:
+    """What a phone does through the proxy: page, room, game socket."""
+    from websockets.sync.client import connect
+
+    tls = _insecure_tls()
+    base = f"https://127.0.0.1:{https}"
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", context=tls, timeout=2) as r:
+                assert r.status == 200
+            break
+        except OSError:
+            detail = log.read_text() if log.exists() else ""
+            assert proxy.poll() is None, f"proxy exited:\n{detail[-3000:]}"
+            assert time.monotonic() < deadline, f"proxy never answered:\n{detail[-3000:]}"
+            time.sleep(0.2)
+
+    # Plain HTTP is redirected to HTTPS.
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as redirect:
+        opener.open(f"http://127.0.0.1:{http}/r/ABCD", timeout=5)
+    assert redirect.value.code == redirect_code
+    assert redirect.value.headers["Location"].startswith("https://127.0.0.1")
+
+    with pytest.raises(urllib.error.HTTPError) as hidden:
+        urllib.request.urlopen(f"{base}/metrics", context=tls, timeout=5)
+    assert hidden.value.code == 404
+
+    # A room, then a game connection through the proxy, as a browser on this
+    # page would open it: wss, with the page's Origin (same-origin check).
+    req = urllib.request.Request(
+        f"{base}/api/rooms",
+        data=json.dumps({"name": "Ana"}).encode(),
+        headers={"Content-Type": "application/json", "Origin": base, "Accept-Encoding": "gzip"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, context=tls, timeout=5) as resp:
+        assert resp.status == 201
+        body = resp.read()
+        if resp.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        room = json.loads(body)
+    uri = f"wss://127.0.0.1:{https}/ws/{room['code']}"
+    headers = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # as browsers send it
+    with connect(uri, ssl=tls, origin=base, additional_headers=headers, open_timeout=10) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+        update = json.loads(ws.recv(timeout=10))
+    assert update["type"] == "update"
+    assert update["view"]["code"] == room["code"]
+    assert update["view"]["you"] == room["player_id"]
+
+
 def test_nginx_conf_in_front_of_the_server(
     dockerfile: Dockerfile,
     builder_replay: Replay,
@@ -167,81 +255,76 @@ def test_nginx_conf_in_front_of_the_server(
         pytest.skip("nginx or openssl is not installed (apt-get install nginx-light)")
     if not cli_exists(repo):
         pytest.skip("crisp/cli.py not written yet: nothing to proxy")
-    from websockets.sync.client import connect
-
     https, http, app_port = free_port(), free_port(), free_port()
     main = _nginx_test_config(nginx_conf, tmp_path, https, http, app_port)
     syntax = subprocess.run(
         [nginx, "-t", "-c", str(main), "-p", str(tmp_path)], capture_output=True, text=True
     )
     assert syntax.returncode == 0, syntax.stderr
-
-    env = runtime_env(dockerfile, builder_replay, repo, app_port)
-    env["CRISP_HOST"] = "127.0.0.1"
-    cmd = dockerfile.final.last("CMD").exec_form()  # type: ignore[union-attr]
-    app = start_server(cmd, env, cwd=tmp_path)
+    app = _start_app(dockerfile, builder_replay, repo, tmp_path, app_port)
     proxy = subprocess.Popen(
         [nginx, "-c", str(main), "-p", str(tmp_path), "-g", "daemon off;"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    tls = ssl.create_default_context()
-    tls.check_hostname = False
-    tls.verify_mode = ssl.CERT_NONE
-    base = f"https://127.0.0.1:{https}"
     try:
-        wait_http_ok(f"http://127.0.0.1:{app_port}/healthz", app, deadline_s=30)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", context=tls, timeout=2) as r:
-                    assert r.status == 200
-                break
-            except OSError:
-                assert proxy.poll() is None, (tmp_path / "error.log").read_text()
-                assert time.monotonic() < deadline, "nginx never answered"
-                time.sleep(0.2)
-
-        # Plain HTTP is redirected to HTTPS.
-        class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args: object, **kwargs: object) -> None:
-                return None
-
-        opener = urllib.request.build_opener(NoRedirect)
-        with pytest.raises(urllib.error.HTTPError) as redirect:
-            opener.open(f"http://127.0.0.1:{http}/r/ABCD", timeout=5)
-        assert redirect.value.code == 301
-        assert redirect.value.headers["Location"].startswith("https://127.0.0.1")
-
-        with pytest.raises(urllib.error.HTTPError) as hidden:
-            urllib.request.urlopen(f"{base}/metrics", context=tls, timeout=5)
-        assert hidden.value.code == 404
-
-        # A room, then a game connection through the proxy, as a browser on this
-        # page would open it: wss, with the page's Origin (same-origin check).
-        req = urllib.request.Request(
-            f"{base}/api/rooms",
-            data=json.dumps({"name": "Ana"}).encode(),
-            headers={"Content-Type": "application/json", "Origin": base},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, context=tls, timeout=5) as resp:
-            assert resp.status == 201
-            room = json.loads(resp.read())
-        uri = f"wss://127.0.0.1:{https}/ws/{room['code']}"
-        with connect(uri, ssl=tls, origin=base, open_timeout=10) as ws:  # type: ignore[arg-type]
-            ws.send(json.dumps({"type": "hello", "token": room["token"]}))
-            update = json.loads(ws.recv(timeout=10))
-        assert update["type"] == "update"
-        assert update["view"]["code"] == room["code"]
-        assert update["view"]["you"] == room["player_id"]
+        _exercise_proxy(proxy, https, http, tmp_path / "error.log", redirect_code=301)
     finally:
-        if proxy.poll() is None:
-            os.killpg(proxy.pid, signal.SIGQUIT)
-            try:
-                proxy.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proxy.pid, signal.SIGKILL)
-                proxy.wait()
+        _stop_proxy(proxy, signal.SIGQUIT)
+        stop_server(app, timeout=30)
+
+
+def test_caddyfile_on_the_host_in_front_of_the_server(
+    dockerfile: Dockerfile,
+    builder_replay: Replay,
+    caddyfile: str,
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    """deploy/Caddyfile as docs/deploy.md says to use it with Caddy on the host:
+    the reverse_proxy block replaced by `reverse_proxy 127.0.0.1:8000`."""
+    caddy = shutil.which("caddy")
+    if not caddy:
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    if not cli_exists(repo):
+        pytest.skip("crisp/cli.py not written yet: nothing to proxy")
+    https, http, app_port = free_port(), free_port(), free_port()
+    text = re.sub(
+        r"\treverse_proxy \{.*?\n\t\}\n",
+        f"\treverse_proxy 127.0.0.1:{app_port}\n",
+        caddyfile,
+        flags=re.S,
+    )
+    assert f"reverse_proxy 127.0.0.1:{app_port}" in text
+    # Local test settings only: own ports, a local CA, nothing outside tmp_path.
+    global_options = (
+        "{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n"
+        f"\thttp_port {http}\n\thttps_port {https}\n"
+        f"\tstorage file_system {{\n\t\troot {tmp_path}/caddy-data\n\t}}\n}}\n\n"
+    )
+    config = tmp_path / "Caddyfile"
+    config.write_text(global_options + text)
+    env = {
+        **os.environ,
+        "CRISP_DOMAIN": "127.0.0.1",
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    log = tmp_path / "caddy.log"
+    app = _start_app(dockerfile, builder_replay, repo, tmp_path, app_port)
+    with log.open("wb") as log_file:
+        proxy = subprocess.Popen(
+            [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+    try:
+        _exercise_proxy(proxy, https, http, log, redirect_code=308)
+    finally:
+        _stop_proxy(proxy, signal.SIGTERM)
         stop_server(app, timeout=30)
