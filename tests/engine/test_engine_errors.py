@@ -238,6 +238,28 @@ def test_no_call_mutates_its_input() -> None:
     assert state.status == "playing"
 
 
+@pytest.mark.xfail(strict=True, reason="engine bug: to_json(), from_json(), view_for() and "
+                   "redact() share the state's last_round dicts with their caller (BUGS.md #2)")
+def test_outputs_never_alias_the_state() -> None:
+    g = start(HANDS, stock=["5C", "6C", "7C"], dealer=2)
+    call_and_finish(g, "p1")
+    state = g.state
+    before = snapshot(state)
+    over = next(e for e in g.log if e.kind == "round_over")
+    view_for(state, "p2", g.now)["last_round"]["sums"]["p1"] = 99
+    state.to_json()["last_round"]["hands"]["p1"][0] = "KH"
+    r = redact(over, "p3")
+    assert r is not None
+    r["hands"]["p2"][1] = "QH"
+    assert snapshot(state) == before
+    raw = json.loads(json.dumps(state.to_json()))
+    from crisp.engine import State
+
+    restored = State.from_json(raw)
+    raw["last_round"]["scores"]["p3"] = -40
+    assert snapshot(restored) == before
+
+
 # -- the lobby -------------------------------------------------------------------------
 
 

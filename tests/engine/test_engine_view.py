@@ -288,3 +288,36 @@ def test_redact_everything_else_is_the_same_for_everyone() -> None:
             continue
         views = [redact(e, p) for p in g.ids]
         assert views[0] == views[1] == views[2] == {"kind": e.kind, **e.data}
+
+
+# -- engine bugs (tests/engine/BUGS.md) ------------------------------------------------
+
+
+def _due_moments() -> list[tuple[str, State, int]]:
+    """States with a deadline falling due: the peek end, a window close, a timeout."""
+    out = []
+    g = start(HANDS, stock=["5C", "6C"], dealer=2, options=Options(draw_seconds=30),
+              ready=False)
+    out.append(("peek end", g.state, g.state.peek_ends_at or 0))
+    g.ready_all()
+    g.play_turn()
+    assert g.state.window is not None and g.state.turn is not None
+    out.append(("window close", g.state, g.state.window.closes_at))
+    out.append(("draw timeout", g.state, g.state.turn.draw_deadline or 0))
+    return out
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: view_for() computes `legal` after the "
+                   "deadlines due by `now` but every other field before them (BUGS.md #1)")
+@pytest.mark.parametrize(("label", "state", "now"), _due_moments(),
+                         ids=[m[0] for m in _due_moments()])
+def test_a_view_at_now_describes_one_moment(label: str, state: State, now: int) -> None:
+    from crisp.engine import advance
+
+    advanced, _ = advance(state, now)
+    for p in state.players:
+        v = view_for(state, p.id, now)
+        # the view must not depend on whether the server ran advance() first; at the
+        # least, the fields must agree with `legal` (e.g. a draw listed for a seat
+        # whose turn it is in `turn`, no open `crisp.window` once crisp is refused)
+        assert v == view_for(advanced, p.id, now), label

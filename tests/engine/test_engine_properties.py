@@ -1,0 +1,370 @@
+"""Property-based tests over random legal play (hypothesis), 2-8 players, every
+option combination:
+
+- all 52 cards are accounted for exactly once in every state;
+- versions strictly increase, and no call mutates its input;
+- at most one seat may draw or resolve a card at any moment;
+- games always terminate;
+- legal() never lists an action that apply() then refuses (and apply() refuses the
+  types legal() leaves out);
+- no view and no redacted event shows a card the seat may not see: each seat's
+  knowledge is built only from the events redacted for it, every card in its view
+  must be the discard top, its own held card or a revealed round-end card, and
+  every card in an event must be public or the seat's own peek / draw;
+- the state's JSON round trip is exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crisp.engine import (
+    ACTION_TYPES,
+    Event,
+    IllegalAction,
+    Options,
+    State,
+    add_player,
+    advance,
+    apply,
+    legal,
+    new_table,
+    next_deadline,
+    redact,
+    set_connected,
+    view_for,
+)
+from crisp.engine.actions import Draw, Kick, SetOptions, Swap, UseQueen
+from crisp.engine.random_play import play_random_game, random_action
+from tests.engine.helpers import ALL_CARDS, card_strings, cards_in
+
+TURN_KINDS = {"draw", "swap", "discard", "jack", "queen", "king"}
+SLOTS = ("left", "middle", "right")
+ALL_OPTIONS = [Options(limit, seconds, dd) for limit, seconds, dd in
+               itertools.product((50, 100, 150), (30, 45, 60, None), (False, True))]
+
+options_st = st.builds(Options, st.sampled_from((50, 100, 150)),
+                       st.sampled_from((30, 45, 60, None)), st.booleans())
+PROPS = settings(max_examples=25, deadline=None, derandomize=True,
+                 suppress_health_check=[HealthCheck.too_slow])
+
+
+def snap(state: State) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+# -- the checker -----------------------------------------------------------------------
+
+
+@dataclass
+class Checker:
+    """Follows a table call by call and checks every invariant after each call."""
+
+    state: State
+    now: int
+    rng: random.Random
+    sample_legal: float = 0.15  # how often to try every action type on a state
+    knows: dict[str, set[str]] = field(default_factory=dict)
+    pile: list[str] = field(default_factory=list)  # the discard pile, from public events
+    calls: int = 0
+
+    def ids(self) -> list[str]:
+        return [p.id for p in self.state.players]
+
+    # every engine call goes through here
+    def call(self, fn: Callable[..., Any], *args: Any) -> list[Event]:
+        before = self.state
+        frozen = snap(before)
+        out = fn(before, *args)
+        assert snap(before) == frozen, "an engine call mutated its input"
+        new, events = (out[0], out[-1])
+        if new is before:
+            assert events == []
+        else:
+            assert new.version > before.version, "versions strictly increase"
+        self.state = new
+        self.calls += 1
+        self.check_events(before, events)
+        self.check_state()
+        return events
+
+    def check_state(self) -> None:
+        s = self.state
+        if s.status == "lobby":
+            assert cards_in(s) == []
+        else:
+            assert sorted(cards_in(s)) == sorted(ALL_CARDS), "52 cards exactly once"
+        if self.calls % 7 == 0:
+            raw = s.to_json()
+            assert State.from_json(json.loads(json.dumps(raw))).to_json() == raw
+        active = []
+        for p in self.ids():
+            listed = legal(s, p, self.now)
+            if TURN_KINDS & set(listed):
+                active.append(p)
+            self.check_view(p, listed)
+        assert len(active) <= 1, f"more than one seat may play: {active}"
+        if s.status == "playing":
+            assert s.turn is not None
+            if s.holding is not None:
+                assert s.turn.drawn_from in ("stock", "discard")
+        if self.rng.random() < self.sample_legal:
+            self.check_legal_matches_apply()
+
+    def check_view(self, p: str, listed: list[str]) -> None:
+        s = self.state
+        v = view_for(s, p, self.now)
+        assert v["legal"] == listed
+        seat = s.seat_of(p)
+        mine = s.turn is not None and s.turn.player == seat and s.status == "playing"
+        holding = s.holding.text if (mine and s.holding is not None) else None
+        assert v["holding"] == holding
+        revealed = s.status in ("round_over", "game_over")
+        allowed = {v["discard_top"], holding}
+        for pl in v["players"]:
+            if revealed:
+                allowed.update(pl["cards"])
+            else:
+                assert pl["cards"] == [None, None, None], "a hand shown in play"
+        if v["last_round"] is not None:
+            for h in v["last_round"]["hands"].values():
+                allowed.update(h)
+        shown = set(card_strings(v))
+        assert shown <= allowed - {None}, f"view of {p} shows {shown - allowed}"
+        assert shown <= self.knows.setdefault(p, set()), \
+            f"view of {p} shows cards never sent to it: {shown - self.knows[p]}"
+        if v["discard_top"] is not None:
+            assert v["discard_top"] == s.discard[-1].text
+
+    def check_events(self, before: State, events: list[Event]) -> None:
+        after = self.state
+        batch_kinds = [e.kind for e in events]
+        # peeks come only with a deal, a Jack or a Queen, to the right player (R16.3)
+        peeks = [e for e in events if e.kind == "peek"]
+        if peeks:
+            assert {"round_started", "jack", "queen"} & set(batch_kinds)
+        for i, e in enumerate(events):
+            if e.kind == "peek":
+                assert e.to == e.data["player"]
+                cause = [x.kind for x in events[:i] if x.kind != "peek"][-1]
+                assert cause in ("round_started", "jack", "queen"), cause
+                if cause == "jack":  # R7.1
+                    assert e.data["slot"] == "middle"
+                else:  # R2.4, R8.2, R8.3: never a middle card
+                    assert e.data["slot"] in ("left", "right")
+            else:
+                assert e.to is None
+        if "round_started" in batch_kinds:  # R2.4: left and right, once, for everyone
+            got = sorted((e.data["player"], e.data["slot"]) for e in peeks)
+            assert got == sorted((p.id, s) for p in after.players for s in ("left", "right"))
+        ids = [p.id for p in after.players]
+        public: list[dict[str, Any]] | None = None
+        for p in ids:
+            knows = self.knows.setdefault(p, set())
+            mine = []
+            for e in events:
+                r = redact(e, p)
+                if r is None:
+                    assert e.to is not None and e.to != p
+                    continue
+                mine.append(r)
+                self.check_event_cards(p, r, after)
+                knows.update(card_strings(r))
+            shared = [r for r in mine if r["kind"] not in ("peek", "drew")]
+            if public is None:
+                public = shared
+            assert shared == public, "public events differ between seats"
+        self.follow_pile(events)
+        if after.status != "lobby":
+            assert self.pile == [c.text for c in after.discard], \
+                "the public events do not explain the discard pile"
+
+    def check_event_cards(self, p: str, r: dict[str, Any], after: State) -> None:
+        kind = r["kind"]
+        rest = dict(r)
+        if kind == "peek":
+            assert r["player"] == p
+            seat = after.seat_of(p)
+            assert seat is not None
+            hand = after.players[seat].hand
+            card = hand[SLOTS.index(r["slot"])]
+            assert card is not None and r["card"] == card.text
+            rest.pop("card")
+        elif kind == "drew":
+            if r["source"] == "stock" and r["player"] != p:
+                assert r["card"] is None, "a stock draw shown to another seat"
+            elif r["source"] == "stock":
+                assert after.holding is not None and r["card"] == after.holding.text
+            rest.pop("card")
+        elif kind == "swapped":
+            rest.pop("discarded")
+        elif kind in ("discarded", "jack", "queen", "king"):
+            rest.pop("card")
+            if kind != "discarded":
+                assert r["card"][0] == kind[0].upper()
+        elif kind == "round_over":
+            rest.pop("hands")
+        assert list(card_strings(rest)) == [], f"unexpected card in {r}"
+
+    def follow_pile(self, events: list[Event]) -> None:
+        for e in events:
+            d = e.data
+            if e.kind in ("round_started", "stock_rebuilt"):
+                self.pile = []
+            elif e.kind == "swapped":
+                self.pile.append(d["discarded"])
+            elif e.kind in ("discarded", "jack", "queen", "king"):
+                self.pile.append(d["card"])
+            elif e.kind == "drew" and d["source"] == "discard":
+                assert self.pile and self.pile.pop() == d["card"]
+
+    def check_legal_matches_apply(self) -> None:
+        s, now = self.state, self.now
+        frozen = snap(s)
+        for p in self.ids():
+            listed = legal(s, p, now)
+            for kind in ACTION_TYPES:
+                if kind == "options":
+                    action: Any = SetOptions(limit=self.rng.choice((50, 100, 150)))
+                elif kind == "kick":
+                    others = [q for q in self.ids() if q != p]
+                    if not others:
+                        continue
+                    action = Kick(self.rng.choice(others))
+                elif kind in ("start", "next_round", "rematch", "ready", "discard", "jack",
+                              "king", "crisp", "swap", "queen", "draw"):
+                    seat = s.seat_of(p)
+                    assert seat is not None
+                    if kind == "draw":
+                        ok_discard = s.options.discard_draw and bool(s.discard)
+                        action = Draw("discard" if ok_discard and self.rng.random() < 0.5
+                                      else "stock")
+                    elif kind == "swap":
+                        action = Swap(self.rng.randrange(3))
+                    elif kind == "queen":
+                        others = [q for q in self.ids() if q != p]
+                        action = UseQueen(self.rng.randrange(3), self.rng.choice(others),
+                                          self.rng.randrange(3))
+                    else:
+                        action = random_action(s, seat, kind, self.rng)
+                else:  # pragma: no cover
+                    raise AssertionError(kind)
+                try:
+                    apply(s, p, action, now, self.rng)
+                    ok = True
+                except IllegalAction as err:
+                    ok = False
+                    why = err
+                if kind in listed:
+                    assert ok, f"{p} {kind} listed but refused: {why}"
+                else:
+                    assert not ok, f"{p} {kind} accepted but not listed"
+        assert snap(s) == frozen
+
+
+# -- the random driver -----------------------------------------------------------------
+
+
+def random_table(players: int, seed: int, options: Options, *, crisp_chance: float = 0.2,
+                 max_calls: int = 30_000, rematches: int = 1) -> Checker:
+    """Play a whole game (and maybe a rematch) of random legal moves, with random
+    delays, stalls until deadlines, late actions and disconnects, checking every call."""
+    rng = random.Random(seed)
+    now = 1_000_000
+    c = Checker(new_table("P1", options), now, rng)
+    for i in range(2, players + 1):
+        c.call(lambda s, name=f"P{i}": add_player(s, name, c.now))
+    for p in c.ids():
+        c.call(lambda s, p=p: set_connected(s, p, True, c.now))
+    c.call(lambda s: apply(s, "p1", SetOptions(limit=options.limit), c.now, rng))
+    c.call(lambda s: apply(s, "p1", random_action(s, 0, "start", rng), c.now, rng))
+    games = 1
+    while c.calls < max_calls:
+        s = c.state
+        if s.status == "game_over":
+            if games > rematches:
+                return c
+            games += 1
+            c.call(lambda s: apply(s, "p1", random_action(s, 0, "rematch", rng), c.now, rng))
+            continue
+        roll = rng.random()
+        if roll < 0.02:  # a player drops or comes back
+            p = rng.choice(c.ids())
+            seat = s.seat_of(p)
+            assert seat is not None
+            up = not s.players[seat].connected
+            c.call(lambda s, p=p, up=up: set_connected(s, p, up, c.now))
+            continue
+        if roll < 0.06:  # the clock runs to the next deadline (timeouts, window, peek)
+            due = [t for t in (next_deadline(s), s.turn.may_start_at if s.turn else None)
+                   if t is not None and t > c.now]
+            c.now = min(due) if due else c.now + 1000
+            c.call(lambda s: advance(s, c.now))
+            continue
+        if roll < 0.08:  # a late action: time passes without advance()
+            c.now += rng.randrange(0, 70_000)
+        choices = [(p, k) for p in c.ids() for k in legal(s, p, c.now)]
+        crisp = [x for x in choices if x[1] == "crisp"]
+        acting = [x for x in choices if x[1] != "crisp"]
+        if crisp and rng.random() < crisp_chance:
+            p, kind = crisp[0]
+        elif acting:
+            p, kind = rng.choice(acting)
+        else:
+            due = [t for t in (next_deadline(s), s.turn.may_start_at if s.turn else None)
+                   if t is not None and t > c.now]
+            c.now = min(due) if due else c.now + 1000
+            c.call(lambda s: advance(s, c.now))
+            continue
+        seat = s.seat_of(p)
+        assert seat is not None
+        action = random_action(s, seat, kind, rng)
+        c.call(lambda s, p=p, action=action: apply(s, p, action, c.now, rng))
+        c.now += rng.randrange(0, 2500)
+    raise AssertionError("a random game did not end")
+
+
+# -- the properties --------------------------------------------------------------------
+
+
+@PROPS
+@given(players=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), options=options_st)
+def test_random_play_keeps_every_invariant(players: int, seed: int, options: Options) -> None:
+    c = random_table(players, seed, options)
+    assert c.state.status == "game_over"
+
+
+@pytest.mark.parametrize("options", ALL_OPTIONS, ids=lambda o: f"{o.limit}-{o.draw_seconds}-"
+                         f"{'dd' if o.discard_draw else 'no-dd'}")
+def test_every_option_combination(options: Options) -> None:
+    n = 2 + ALL_OPTIONS.index(options) % 7
+    c = random_table(n, 1000 + ALL_OPTIONS.index(options), options, rematches=0)
+    assert c.state.status == "game_over"
+    assert c.state.options == options
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(players=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), options=options_st)
+def test_random_games_terminate_with_all_cards(players: int, seed: int,
+                                               options: Options) -> None:
+    record = play_random_game(players, random.Random(seed), options=options, keep=True,
+                              max_steps=50_000)
+    assert record.final.status == "game_over"
+    assert record.final.winners
+    best = min(p.total for p in record.final.players)
+    assert record.final.winners == [p.id for p in record.final.players if p.total == best]
+    assert any(p.total >= options.limit for p in record.final.players)
+    last = 0
+    for s in record.states:
+        assert sorted(cards_in(s)) == sorted(ALL_CARDS)
+        assert s.version >= last
+        last = s.version
