@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -324,3 +325,53 @@ def test_image_cmd_serves_site_and_stops_on_sigterm(
     assert not not_json, "CRISP_LOG_FORMAT=json, yet these lines are not JSON:\n" + "\n".join(
         not_json[:10]
     )
+
+
+def test_image_cmd_as_pid_1_stops_on_sigterm(
+    dockerfile: Dockerfile,
+    builder_replay: Replay,
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    """In a container the exec-form CMD is PID 1, which the kernel shields from
+    signals it has no handler for: check that `docker stop` (SIGTERM) still stops
+    it, in a new PID namespace as the container would have (no --init)."""
+    if not cli_exists(repo):
+        pytest.skip("crisp/cli.py not written yet: nothing to serve")
+    unshare = shutil.which("unshare")
+    if os.geteuid() != 0 or not unshare:
+        pytest.skip("needs root and unshare(1) for a PID namespace")
+    probe = [unshare, "--pid", "--fork", "--mount-proc", "true"]
+    if subprocess.run(probe, capture_output=True, timeout=30).returncode != 0:
+        pytest.skip("this sandbox does not allow a new PID namespace")
+    port = free_port()
+    env = runtime_env(dockerfile, builder_replay, repo, port)
+    env["CRISP_HOST"] = "127.0.0.1"
+    cmd = dockerfile.final.last("CMD").exec_form()  # type: ignore[union-attr]
+    exe = shutil.which(cmd[0], path=env["PATH"])
+    assert exe
+    outer = subprocess.Popen(
+        [unshare, "--pid", "--fork", "--mount-proc", exe, *cmd[1:]],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_http_ok(f"http://127.0.0.1:{port}/healthz", outer, deadline_s=30)
+        children = Path(f"/proc/{outer.pid}/task/{outer.pid}/children").read_text().split()
+        assert len(children) == 1, children
+        os.kill(int(children[0]), signal.SIGTERM)  # what `docker stop` sends to PID 1
+        out, _ = outer.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(outer.pid, signal.SIGKILL)
+        out, _ = outer.communicate()
+        raise AssertionError("PID 1 did not stop on SIGTERM:\n" + out.decode()[-3000:]) from None
+    finally:
+        if outer.poll() is None:
+            os.killpg(outer.pid, signal.SIGKILL)
+            outer.wait()
+    text = out.decode(errors="replace")
+    assert outer.returncode == 0, text[-3000:]
+    assert "server process [1]" in text, "the server was not PID 1 in its namespace"
