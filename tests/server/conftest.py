@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,6 +16,10 @@ import pytest
 
 from crisp.server.settings import Settings
 from tests.server.kit import ThreadServer
+
+# Servers run in threads of the test process, sharing the GIL with the clients: hand the
+# GIL over quickly (default 5 ms) so that I/O-heavy servers (Redis) are not starved.
+sys.setswitchinterval(0.0005)
 
 FAST = 0.05  # CRISP_TIME_SCALE for the suite: 2 s -> 100 ms, 3 s -> 150 ms, 10 s -> 500 ms
 

@@ -60,7 +60,7 @@ class LiveServer:
         return self.base.replace("http://", "ws://")
 
     def http(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=10)
+        return httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=10, verify=False)
 
 
 class ThreadServer(LiveServer):

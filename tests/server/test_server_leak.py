@@ -1,0 +1,317 @@
+"""Leak audit (R16.3, R16.4): random games with 2-8 players over real websockets; every
+frame each seat received is checked against what that seat may see.
+
+A card identity may reach a seat only as: the card it holds right now (`holding`,
+which must be the card it drew), its own peeks at the moment they happen (R2.4
+at a deal, R7.1 after its Jack, R8.2/R8.3 after a Queen involving it, never a
+middle slot), its own stock draws, and public information (discard top, discarded
+and swapped-out cards, the special cards played, discard-pile draws, reveals at a
+round's end). Peeked cards are also checked to be true (against the reveal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from tests.server.kit import (
+    Player,
+    ThreadServer,
+    close_all,
+    create_room,
+    join_room,
+    may_draw,
+    now_ms,
+)
+
+CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
+SLOTS = ("left", "middle", "right")
+PUBLIC_EVENT_CARDS = {
+    ("swapped", "discarded"),
+    ("discarded", "card"),
+    ("jack", "card"),
+    ("queen", "card"),
+    ("king", "card"),
+}
+
+
+class Seat:
+    """All frames one seat received, over all its connections."""
+
+    def __init__(self, pid: str, token: str) -> None:
+        self.pid = pid
+        self.token = token
+        self.connections: list[list[dict[str, Any]]] = []
+        self.player: Player | None = None
+
+    def archive(self) -> None:
+        if self.player is not None:
+            self.connections.append(self.player.frames)
+
+
+def cards_in(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """Every (path, card) in a JSON value whose string is a card."""
+    out: list[tuple[str, str]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += cards_in(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += cards_in(v, f"{path}[{i}]")
+    elif isinstance(value, str) and CARD.match(value):
+        out.append((path, value))
+    return out
+
+
+def audit_seat(seat: Seat, tokens: set[str]) -> int:
+    """Check every frame of one seat; returns how many frames were checked."""
+    me = seat.pid
+    checked = 0
+    known: dict[tuple[str, str], str] = {}  # what this seat legitimately knows
+    held: str | None = None  # the card this seat last drew (from its own events)
+    for frames in seat.connections:
+        seq = 0
+        known.clear()  # events missed while away make old knowledge unreliable
+        held = None
+        for frame in frames:
+            checked += 1
+            text = repr(frame)
+            for token in tokens:
+                assert token not in text, f"{me}: a token was sent"
+            if frame["type"] == "error":
+                assert cards_in(frame) == [], f"{me}: card in error {frame}"
+                continue
+            assert frame["type"] == "update"
+            seq += 1
+            assert frame["seq"] == seq
+            if seq == 1:
+                assert frame["events"] == [], f"{me}: events in the first update"
+            events = frame["events"]
+            kinds = [e["kind"] for e in events]
+            for i, ev in enumerate(events):
+                kind = ev["kind"]
+                for path, card in cards_in(ev):
+                    field = path.split(".")[1].split("[")[0]
+                    if (kind, field) in PUBLIC_EVENT_CARDS:
+                        continue
+                    if kind == "round_over" and field == "hands":
+                        continue
+                    if kind == "drew" and field == "card":
+                        assert ev["source"] == "discard" or ev["player"] == me, (
+                            f"{me} saw another player's stock draw {ev}")
+                        continue
+                    if kind == "peek" and field == "card":
+                        assert ev["player"] == me, f"{me} got {ev}"
+                        prior = kinds[:i]
+                        slot = ev["slot"]
+                        if "round_started" in prior:
+                            ok = slot in ("left", "right")
+                        elif "jack" in prior:
+                            ok = slot == "middle" and any(
+                                e["kind"] == "jack" and e["player"] == me for e in events[:i])
+                        else:
+                            ok = slot != "middle" and any(
+                                e["kind"] == "queen" and me in (e["player"], e["target"])
+                                and slot == (e["slot"] if e["player"] == me else e["target_slot"])
+                                for e in events[:i])
+                        assert ok, f"{me}: peek not justified: {events}"
+                        continue
+                    raise AssertionError(f"{me}: card {card} at {kind}{path}: {ev}")
+                # knowledge tracking, to check peeks tell the truth
+                if kind == "round_started":
+                    known.clear()
+                    held = None
+                elif kind == "peek":
+                    known[(me, ev["slot"])] = ev["card"]
+                elif kind == "drew" and ev["player"] == me:
+                    held = ev["card"]
+                elif kind == "swapped":
+                    key = (ev["player"], ev["slot"])
+                    if ev["player"] == me and held is not None:
+                        known[key] = held
+                    else:
+                        known.pop(key, None)
+                elif kind == "queen":
+                    a, b = (ev["player"], ev["slot"]), (ev["target"], ev["target_slot"])
+                    ca, cb = known.pop(a, None), known.pop(b, None)
+                    if ca is not None:
+                        known[b] = ca
+                    if cb is not None:
+                        known[a] = cb
+                elif kind == "round_over":
+                    for (pid, slot), card in known.items():
+                        assert ev["hands"][pid][SLOTS.index(slot)] == card, (
+                            f"{me}: believed {pid} {slot} = {card}, reveal says {ev['hands']}")
+                    known.clear()
+            view = frame["view"]
+            assert view["you"] == me
+            revealed = view["status"] in ("round_over", "game_over")
+            for path, card in cards_in(view):
+                if path == ".discard_top" or path.startswith(".last_round.hands"):
+                    continue
+                if path.startswith(".players[") and ".cards[" in path:
+                    assert revealed, f"{me}: card {card} in {path} during play"
+                    continue
+                if path == ".holding":
+                    turn = view["turn"]
+                    assert turn is not None and turn["player"] == me, f"{me}: holding off turn"
+                    if seq > 1:  # after a reconnect the drew event came on an older socket
+                        assert card == held, f"{me}: holding {card} but drew {held}"
+                    held = card
+                    continue
+                raise AssertionError(f"{me}: card {card} at view{path}")
+    return checked
+
+
+def random_policy(rng: random.Random, host: bool) -> Callable[..., dict[str, Any] | None]:
+    def policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
+        legal = v["legal"]
+        status = v["status"]
+        if status == "lobby":
+            if not host or not all(x["connected"] for x in v["players"]):
+                return None
+            if rng.random() < 0.3:
+                return {"type": "options", "discard_draw": rng.random() < 0.5,
+                        "draw_seconds": rng.choice([30, 30, None]), "limit": 50}
+            return {"type": "start"}
+        if status == "peek":
+            return {"type": "ready"} if "ready" in legal and rng.random() < 0.8 else None
+        if status == "round_over":
+            if host and rng.random() < 0.7:
+                return {"type": "next_round"}
+            return {"type": "ready"} if "ready" in legal else None
+        if status != "playing":
+            return None
+        if "crisp" in legal and rng.random() < 0.25:
+            return {"type": "crisp"}
+        if v["holding"] is not None:
+            options = [k for k in legal if k in ("swap", "discard", "jack", "queen", "king")]
+            if not options:
+                return None
+            kind = rng.choice(options)
+            if kind == "swap":
+                return {"type": "swap", "slot": rng.choice(SLOTS)}
+            if kind == "queen":
+                others = [x["id"] for x in v["players"] if x["id"] != p.pid]
+                return {"type": "queen", "slot": rng.choice(SLOTS),
+                        "target": rng.choice(others), "target_slot": rng.choice(SLOTS)}
+            return {"type": kind}
+        if may_draw(p, v, now):
+            source = "discard" if v["options"]["discard_draw"] and rng.random() < 0.3 else "stock"
+            return {"type": "draw", "source": source}
+        return None
+
+    return policy
+
+
+async def play_seat(
+    server: ThreadServer, code: str, seat: Seat, rng: random.Random, host: bool, rounds: int
+) -> None:
+    """Play randomly until the game ends or `rounds` rounds are over; sometimes reconnect."""
+    policy = random_policy(rng, host)
+    seat.player = await Player.join(server, code, seat.pid, seat.token)
+    deadline = asyncio.get_running_loop().time() + 90
+    while True:
+        p = seat.player
+        v = p.view
+        if v["status"] == "game_over" or (v["status"] == "round_over" and v["round"] >= rounds):
+            return
+        assert asyncio.get_running_loop().time() < deadline, f"{seat.pid}: game too long"
+        if rng.random() < 0.01 and v["status"] == "playing":
+            await p.close()
+            seat.archive()
+            seat.player = await Player.join(server, code, seat.pid, seat.token)
+            continue
+        action = policy(p, v, now_ms())
+        seen = len(p.frames)
+        if action is not None:
+            if rng.random() < 0.2:
+                await asyncio.sleep(rng.random() * 0.03)
+            if v["options"]["draw_seconds"] and v["status"] == "playing" and rng.random() < 0.02:
+                await asyncio.sleep(0.35)  # past the 300 ms draw limit: R14 timeouts
+            await p.send(action)
+        wait = 1.0 if action is not None else 0.05
+        with contextlib.suppress(AssertionError):
+            await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, wait)
+        assert not p.closed, f"{seat.pid} closed {p.close_code}"
+
+
+async def random_game(server: ThreadServer, n: int, seed: int, rounds: int) -> list[Seat]:
+    code, pid, token = await create_room(server, "Host")
+    seats = [Seat(pid, token)]
+    for i in range(n - 1):
+        seats.append(Seat(*await join_room(server, code, f"Guest{i}")))
+    rng = random.Random(seed)
+    # everyone connects before the host may start
+    await asyncio.gather(*(
+        play_seat(server, code, s, random.Random(rng.random()), i == 0, rounds)
+        for i, s in enumerate(seats)
+    ))
+    await close_all([s.player for s in seats if s.player is not None])
+    for s in seats:
+        s.archive()
+    return seats
+
+
+async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadServer]) -> None:
+    server = make_server(time_scale=0.01, rate_burst=200)  # draws: 300 ms, start delay 20 ms
+    seed = random.randrange(1 << 30)
+    sizes = [2, 3, 4, 5, 6, 7, 8]
+    games = await asyncio.gather(*(
+        random_game(server, n, seed + n, rounds=3) for n in sizes
+    ))
+    total = 0
+    peeks = 0
+    for seats in games:
+        tokens = {s.token for s in seats}
+        for seat in seats:
+            total += audit_seat(seat, tokens - {seat.token})
+            peeks += sum(
+                1 for frames in seat.connections for f in frames if f["type"] == "update"
+                for e in f["events"] if e["kind"] == "peek"
+            )
+    assert total > 300, f"seed {seed}: only {total} frames"
+    assert peeks > 0
+
+
+def test_the_audit_catches_leaks() -> None:
+    """The auditor itself: each of these frames must be refused."""
+    view = {"you": "p1", "status": "playing", "turn": {"player": "p2"}, "players": [],
+            "discard_top": None, "holding": None, "last_round": None}
+    bad_frames: list[dict[str, Any]] = [
+        {"type": "update", "seq": 1, "events": [], "view": {**view, "holding": "AS"}},
+        {"type": "update", "seq": 1, "events": [],
+         "view": {**view, "players": [{"cards": ["AS", None, None]}]}},
+        {"type": "update", "seq": 1, "events": [], "view": {**view, "stock": ["AS"]}},
+        {"type": "error", "code": "illegal", "message": "x", "card": "AS"},
+        {"type": "update", "seq": 1, "events": [], "view": {**view, "note": "tok-of-p2"}},
+    ]
+    later_events: list[list[dict[str, Any]]] = [
+        [{"kind": "drew", "player": "p2", "source": "stock", "card": "AS"}],
+        [{"kind": "peek", "player": "p2", "slot": "left", "card": "AS"}],
+        [{"kind": "peek", "player": "p1", "slot": "left", "card": "AS"}],  # unjustified
+        [{"kind": "jack", "player": "p1", "card": "JS"},
+         {"kind": "peek", "player": "p1", "slot": "left", "card": "AS"}],  # a Jack shows middle
+        [{"kind": "queen", "player": "p1", "slot": "middle", "target": "p2",
+          "target_slot": "left", "card": "QS"},
+         {"kind": "peek", "player": "p1", "slot": "middle", "card": "AS"}],  # R8.2 middle
+        [{"kind": "timeout", "player": "p2", "card": "AS"}],
+    ]
+    first = {"type": "update", "seq": 1, "events": [], "view": view}
+    for frames in [[f] for f in bad_frames] + [
+        [first, {"type": "update", "seq": 2, "events": evs, "view": view}] for evs in later_events
+    ]:
+        seat = Seat("p1", "tok-of-p1")
+        seat.connections = [frames]
+        try:
+            audit_seat(seat, {"tok-of-p2"})
+        except AssertionError:
+            continue
+        raise AssertionError(f"audit missed a leak: {frames}")
+    seat = Seat("p1", "tok-of-p1")
+    seat.connections = [[first]]
+    assert audit_seat(seat, {"tok-of-p2"}) == 1
