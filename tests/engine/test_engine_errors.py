@@ -296,3 +296,9 @@ def test_remove_player_only_in_the_lobby() -> None:
         remove_player(g.state, "p2", g.now)
     assert info.value.code == "wrong_phase"
     assert g.refuse("p1", "kick", player="p2").code == "wrong_phase"
+
+
+def test_a_draw_without_a_source_is_from_the_stock() -> None:
+    from crisp.engine.actions import Draw
+
+    assert action_from_dict({"type": "draw"}) == Draw("stock")

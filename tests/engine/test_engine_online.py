@@ -381,3 +381,12 @@ def test_set_connected_reports_presence() -> None:
     assert same is g.state and events == []
     g.connect("p2", False)
     assert g.seen("p1") == [{"kind": "disconnected", "player": "p2"}]
+
+
+def test_r16_3_peeks_are_addressed_to_a_seat_even_if_it_is_disconnected_at_the_deal() -> None:
+    # the engine emits them; a player away at the deal does not get them later (R16.3)
+    g = start(HANDS, dealer=2, ready=False, connect=False)
+    assert [(e.to, e.data["slot"]) for e in g.log if e.kind == "peek"] == [
+        (p, s) for p in ("p1", "p2", "p3") for s in ("left", "right")]
+    g.connect("p2")
+    assert "peek" not in kinds(g.last)

@@ -243,3 +243,11 @@ def test_r14_time_scale_scales_every_duration() -> None:
     assert g.view("p2")["turn"]["may_start_at"] == t + START_DELAY // 100
     assert g.view("p2")["crisp"]["window"]["closes_at"] == t + WINDOW // 100
     assert g.view("p2")["turn"]["draw_deadline"] == t + 20 + 300
+
+
+def test_r14_2a_the_timeout_draw_is_from_the_stock_even_with_discard_draws() -> None:
+    g = start(HANDS, stock=STOCK, dealer=2, options=Options(draw_seconds=30, discard_draw=True))
+    g.play_turn()  # p1 discards 5C
+    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    assert g.last[1].data == {"player": "p2", "card": "6C", "timeout": True}
+    assert g.discard == ["5C", "6C"]
