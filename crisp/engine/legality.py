@@ -11,6 +11,11 @@ from .state import GAME_OVER, LOBBY, MAX_PLAYERS, MIN_PLAYERS, PEEK, PLAYING, RO
 HOST_ONLY = {"options": LOBBY, "start": LOBBY, "kick": LOBBY,
              "next_round": ROUND_OVER, "rematch": GAME_OVER}
 SPECIAL_RANK = {"jack": "J", "queen": "Q", "king": "K"}
+TURN_TYPES = ("draw", "swap", "discard", "jack", "queen", "king", "crisp")
+OTHER_TYPES = tuple(t for t in ACTION_TYPES if t not in TURN_TYPES)
+
+# A refusal: (protocol error code, message, rule id or None).
+Refusal = tuple[str, str, str | None]
 
 
 def check_type(state: State, seat: int, kind: str, now: int) -> None:
@@ -19,78 +24,81 @@ def check_type(state: State, seat: int, kind: str, now: int) -> None:
     Argument-level checks (which slot, which target, which source) come later,
     in the action itself; this decides the view's `legal` list.
     """
+    why = refusal(state, seat, kind, now)
+    if why is not None:
+        raise IllegalAction(why[0], why[1], why[2])
+
+
+def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
+    """Why `seat` may not take an action of type `kind` now, or None if it may."""
     player = state.players[seat]
     if kind in HOST_ONLY:
         if player.id != state.host:
-            raise IllegalAction("not_host", f"only the host may {kind}")
+            return ("not_host", f"only the host may {kind}", None)
         if state.status != HOST_ONLY[kind]:
-            raise IllegalAction("wrong_phase", f"{kind} is for the {HOST_ONLY[kind]} phase")
+            return ("wrong_phase", f"{kind} is for the {HOST_ONLY[kind]} phase", None)
         n = len(state.players)
         if kind == "start" and not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise IllegalAction("illegal", "a game needs 2 to 8 players", "R1.1")
+            return ("illegal", "a game needs 2 to 8 players", "R1.1")
         if kind == "kick" and n < 2:
-            raise IllegalAction("illegal", "there is nobody to kick")
-        return
+            return ("illegal", "there is nobody to kick", None)
+        return None
     if kind == "ready":
         if state.status not in (PEEK, ROUND_OVER):
-            raise IllegalAction("wrong_phase", "ready is for the peek phase or a round's end",
-                                "R16.2")
+            return ("wrong_phase", "ready is for the peek phase or a round's end", "R16.2")
         if player.ready:
-            raise IllegalAction("illegal", "already ready", "R16.2")
-        return
+            return ("illegal", "already ready", "R16.2")
+        return None
     if kind == "crisp":
-        _check_crisp(state, seat)
-        return
-    _check_turn_action(state, seat, kind, now)
+        return _crisp_refusal(state, seat)
+    return _turn_refusal(state, seat, kind, now)
 
 
-def _check_crisp(state: State, seat: int) -> None:
+def _crisp_refusal(state: State, seat: int) -> Refusal | None:
     if state.status != PLAYING:
-        raise IllegalAction("wrong_phase", "crisp is called during play", "R10.1")
+        return ("wrong_phase", "crisp is called during play", "R10.1")
     if state.caller is not None:
-        raise IllegalAction("illegal", "crisp has already been called this round", "R10.3")
+        return ("illegal", "crisp has already been called this round", "R10.3")
     window = state.window
     if window is None or window.player != seat:
-        raise IllegalAction("illegal", "crisp is called right after one's own turn", "R10.4")
+        return ("illegal", "crisp is called right after one's own turn", "R10.4")
+    return None
 
 
-def _check_turn_action(state: State, seat: int, kind: str, now: int) -> None:
+def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     if kind not in ACTION_TYPES:
-        raise IllegalAction("bad_message", f"unknown action type {kind!r}")
+        return ("bad_message", f"unknown action type {kind!r}", None)
     turn = state.turn
     if state.status != PLAYING or turn is None:
-        raise IllegalAction("wrong_phase", f"{kind} is only possible during play", "R3")
+        return ("wrong_phase", f"{kind} is only possible during play", "R3")
     if turn.player != seat:
-        raise IllegalAction("not_your_turn", f"it is {state.players[turn.player].name}'s turn",
-                            "R3.1")
+        return ("not_your_turn", f"it is {state.players[turn.player].name}'s turn", "R3.1")
     held = state.holding
     if kind == "draw":
         if held is not None:
-            raise IllegalAction("illegal", "resolve the card you hold first", "R3.2")
+            return ("illegal", "resolve the card you hold first", "R3.2")
         if now < turn.may_start_at:
-            raise IllegalAction("too_early", "the turn may not start yet", "R10.4")
-        return
+            return ("too_early", "the turn may not start yet", "R10.4")
+        return None
     if held is None:
-        raise IllegalAction("illegal", "draw a card first", "R5")
+        return ("illegal", "draw a card first", "R5")
     from_stock = turn.drawn_from == "stock"
     if kind == "swap":
         if from_stock and held.face:
-            raise IllegalAction("illegal", "a J, Q or K from the stock never enters a hand",
-                                "R6.1")
+            return ("illegal", "a J, Q or K from the stock never enters a hand", "R6.1")
     elif kind == "discard":
         if not from_stock:
-            raise IllegalAction("illegal", "a card taken from the discard pile must be swapped",
-                                "R13.2")
+            return ("illegal", "a card taken from the discard pile must be swapped", "R13.2")
         if held.rank == "K":
-            raise IllegalAction("illegal", "a King drawn from the stock must be used", "R6.3")
+            return ("illegal", "a King drawn from the stock must be used", "R6.3")
     elif kind in SPECIAL_RANK:
         if held.rank != SPECIAL_RANK[kind]:
-            raise IllegalAction("illegal", f"you are not holding a {kind}", "R5.3")
+            return ("illegal", f"you are not holding a {kind}", "R5.3")
         if not from_stock:
-            raise IllegalAction("illegal", "a J, Q or K from the discard pile has no effect",
-                                "R13.3")
+            return ("illegal", "a J, Q or K from the discard pile has no effect", "R13.3")
     else:
-        raise IllegalAction("wrong_phase", f"{kind} is not a turn action")
+        return ("wrong_phase", f"{kind} is not a turn action", None)
+    return None
 
 
 def legal_types(state: State, seat: int, now: int) -> list[str]:
@@ -103,11 +111,12 @@ def legal_types(state: State, seat: int, now: int) -> list[str]:
     if due is not None and due <= now:
         state = state.copy()
         advance_in_place(state, now, [])
-    out = []
-    for kind in ACTION_TYPES:
-        try:
-            check_type(state, seat, kind, now)
-        except IllegalAction:
-            continue
-        out.append(kind)
-    return out
+    if state.status == PLAYING:
+        turn = state.turn
+        window = state.window
+        if (turn is None or turn.player != seat) and (window is None or window.player != seat):
+            return []  # nothing in play is open to a seat that neither plays nor may call
+        kinds: tuple[str, ...] = TURN_TYPES
+    else:
+        kinds = OTHER_TYPES
+    return [k for k in ACTION_TYPES if k in kinds and refusal(state, seat, k, now) is None]
