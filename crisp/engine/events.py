@@ -8,6 +8,7 @@ Every event is public except:
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 
@@ -58,7 +59,7 @@ def redact(event: Event, player: str) -> dict[str, Any] | None:
     """The event as `player` may see it, or None when it is not for them (R16.3)."""
     if event.to is not None and event.to != player:
         return None
-    out = {"kind": event.kind, **event.data}
+    out = {"kind": event.kind, **copy.deepcopy(event.data)}
     if event.secret and event.data.get("player") != player:
         for field in event.secret:
             out[field] = None

@@ -7,6 +7,7 @@ Seats are indexes into `players` (join order, clockwise, R2.1).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +150,7 @@ class State:
                 "player": self.window.player, "closes_at": self.window.closes_at},
             "final_left": list(self.final_left),
             "peek_ends_at": self.peek_ends_at,
-            "last_round": self.last_round,
+            "last_round": copy.deepcopy(self.last_round),
             "winners": list(self.winners),
             "test_deck": None if self.test_deck is None else [c.text for c in self.test_deck],
             "test_dealer": self.test_dealer,
@@ -188,7 +189,7 @@ class State:
             window=None if w is None else Window(w["player"], w["closes_at"]),
             final_left=list(raw["final_left"]),
             peek_ends_at=raw["peek_ends_at"],
-            last_round=raw["last_round"],
+            last_round=copy.deepcopy(raw["last_round"]),
             winners=list(raw["winners"]),
             test_deck=None if raw["test_deck"] is None else [
                 Card.parse(c) for c in raw["test_deck"]],

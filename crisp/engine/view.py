@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .cards import card_text
+from .clock import advance_in_place, next_deadline
 from .legality import legal_types
 from .state import GAME_OVER, PLAYING, ROUND_OVER, State
 
@@ -20,6 +22,10 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
     seat = state.seat_of(player)
     if seat is None:
         raise KeyError(player)
+    due = next_deadline(state)
+    if due is not None and due <= now:  # one moment: deadlines already due have happened
+        state = state.copy()
+        advance_in_place(state, now, [])
     revealed = state.status in (ROUND_OVER, GAME_OVER)
     players = state.players
     turn = state.turn
@@ -63,6 +69,6 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "discard_count": len(state.discard),
         "holding": holding,
         "legal": legal_types(state, seat, now),
-        "last_round": state.last_round,
+        "last_round": copy.deepcopy(state.last_round),
         "winners": list(state.winners),
     }

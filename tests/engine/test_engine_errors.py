@@ -238,8 +238,6 @@ def test_no_call_mutates_its_input() -> None:
     assert state.status == "playing"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: to_json(), from_json(), view_for() and "
-                   "redact() share the state's last_round dicts with their caller (BUGS.md #2)")
 def test_outputs_never_alias_the_state() -> None:
     g = start(HANDS, stock=["5C", "6C", "7C"], dealer=2)
     call_and_finish(g, "p1")

@@ -307,8 +307,6 @@ def _due_moments() -> list[tuple[str, State, int]]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: view_for() computes `legal` after the "
-                   "deadlines due by `now` but every other field before them (BUGS.md #1)")
 @pytest.mark.parametrize(("label", "state", "now"), _due_moments(),
                          ids=[m[0] for m in _due_moments()])
 def test_a_view_at_now_describes_one_moment(label: str, state: State, now: int) -> None:
