@@ -65,10 +65,10 @@ def wait_view(page: Page, condition: str, timeout: float = 8000) -> dict[str, An
         )
     except PlaywrightTimeoutError:
         state = page.evaluate(
-            "() => JSON.stringify({view: window.crisp.state.view, toasts: window.crisp.state.toasts,"
-            " log: window.crisp.state.log.slice(-8)})"
+            "() => { const s = window.crisp.state;"
+            " return JSON.stringify({view: s.view, toasts: s.toasts, log: s.log.slice(-8)}); }"
         )
-        raise AssertionError(f"timed out waiting for {condition!r}; client state: {state}") from None
+        raise AssertionError(f"timed out waiting for {condition!r}; client: {state}") from None
     return view(page)
 
 
@@ -143,3 +143,24 @@ def arm_crisp(page: Page) -> None:
           }, 5);
         }"""
     )
+
+
+def click_if_enabled(page: Page, testid: str) -> bool:
+    """Click an element now if it is there and enabled (no waiting); say whether it was."""
+    return bool(
+        page.evaluate(
+            """(id) => {
+              const el = document.querySelector(`[data-testid="${id}"]`);
+              if (!el || el.disabled) return false;
+              el.click();
+              return true;
+            }""",
+            testid,
+        )
+    )
+
+
+def ready_up(page: Page) -> None:
+    """In the peek phase (R16.2), tap "ready" if the phase has not ended yet."""
+    wait_view(page, "v.status === 'peek' || v.status === 'playing'")
+    click_if_enabled(page, "ready-button")

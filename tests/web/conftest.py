@@ -108,10 +108,12 @@ def server() -> Iterator[Server]:
     while True:
         if proc.poll() is not None:
             pytest.fail(f"crisp serve exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError, urllib.error.URLError):
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as res:
-                if res.status == 200:
-                    break
+        with (
+            contextlib.suppress(OSError, urllib.error.URLError),
+            urllib.request.urlopen(base + "/healthz", timeout=1) as res,
+        ):
+            if res.status == 200:
+                break
         if time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"crisp serve did not answer /healthz:\n{log.read_text()[-3000:]}")
@@ -143,6 +145,12 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+def _console(page: Any, message: Any) -> None:
+    # A refused HTTP request is logged by the browser itself; the page shows its own message.
+    if message.type == "error" and "Failed to load resource" not in message.text:
+        page.errors.append(f"console: {message.text}")
+
+
 @pytest.fixture
 def phone(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """Open a new phone (its own browser context, so its own localStorage).
@@ -160,10 +168,7 @@ def phone(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda e: page.errors.append(f"pageerror: {e}"))
-        page.on(
-            "console",
-            lambda m: page.errors.append(f"console: {m.text}") if m.type == "error" else None,
-        )
+        page.on("console", lambda m: _console(page, m))
         pages.append(page)
         return page
 

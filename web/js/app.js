@@ -27,6 +27,7 @@ let queued = false;
 let logId = 0;
 let toastId = 0;
 let infoTimer = null;
+let lastScreen = '';
 const names = new Map(); // player id -> last known name, for events about players who left
 
 // ------------------------------------------------------------------ rendering
@@ -39,6 +40,12 @@ function render() {
     const local = Date.now();
     patch(root, renderApp({ S, now: clock.now(), local, act }));
     document.title = titleFor();
+    // A new screen (lobby -> table -> results) starts at its top.
+    const screen = `${S.screen}:${S.view ? S.view.status : ''}`;
+    if (screen !== lastScreen) {
+      lastScreen = screen;
+      window.scrollTo(0, 0);
+    }
   });
 }
 

@@ -281,7 +281,7 @@ function statusBar(ctx) {
   if (v.status === 'peek') text = t('turn.peek');
   else if (turn) {
     mine = turn.player === v.you;
-    text = mine ? t('turn.you') : t('turn.other', { name: nameOf(v, turn.player) });
+    text = mine ? t('turn.you') : t('turn.someone', { name: nameOf(v, turn.player) });
     if (turn.final) text += ` · ${t('turn.final')}`;
     if (turn.extra_draws > 0) text += ` · ${t('turn.extra', { count: turn.extra_draws })}`;
   } else text = '';
@@ -342,8 +342,8 @@ function seat(ctx, p) {
   },
   h('div', { class: 'seat-head' },
     h('span', { class: 'seat-name' }, p.name),
-    tags,
-    h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total))),
+    h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total)),
+    tags.length ? h('span', { class: 'tags' }, tags) : null),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
     return h('button', {
@@ -375,7 +375,7 @@ function center(ctx) {
   } else if (turn && turn.drawn_from && turn.player !== v.you) {
     holding = h('div', {
       class: cardClass(null, `big holding ${flash(ctx, 'holding')}`), 'data-testid': 'holding', role: 'img',
-      'aria-label': t('holding.other', { name: nameOf(v, turn.player) }),
+      'aria-label': t('holding.someone', { name: nameOf(v, turn.player) }),
     }, cardContent(null));
   } else {
     holding = h('div', { class: 'card big empty holding', 'data-testid': 'holding', role: 'img', 'aria-label': t('holding.none') });
