@@ -24,7 +24,9 @@ FROM ${PYTHON_IMAGE} AS builder
 ENV VIRTUAL_ENV=/opt/venv \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /build
-RUN python -m venv "$VIRTUAL_ENV"
+# A venv without pip/setuptools of its own (smaller, nothing to install things
+# at run time): the base image's pip installs into it with --python.
+RUN python -m venv --without-pip "$VIRTUAL_ENV"
 ENV PATH="$VIRTUAL_ENV/bin:$PATH"
 
 # Dependencies first, from pyproject.toml alone: this layer is rebuilt only when
@@ -32,13 +34,13 @@ ENV PATH="$VIRTUAL_ENV/bin:$PATH"
 COPY pyproject.toml ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt
 RUN --mount=type=cache,target=/root/.cache/pip \
-    pip install -r requirements.txt
+    pip --python "$VIRTUAL_ENV/bin/python" install -r requirements.txt
 
 # Then the package itself (a regular, non-editable install into the venv).
 COPY crisp ./crisp
 RUN --mount=type=cache,target=/root/.cache/pip \
-    pip install --no-deps . \
- && pip check
+    pip --python "$VIRTUAL_ENV/bin/python" install --no-deps . \
+ && pip --python "$VIRTUAL_ENV/bin/python" check
 
 # --- runtime: the venv and the static client, nothing else ---
 FROM ${PYTHON_IMAGE} AS runtime
