@@ -32,6 +32,12 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+def uvicorn_level(settings: Settings) -> str:
+    """uvicorn's log level: never `debug`, because uvicorn then logs every websocket
+    frame, and a `hello` frame carries a token."""
+    return "info" if settings.log_level == "debug" else settings.log_level
+
+
 def log_config(settings: Settings) -> dict[str, Any]:
     """A `logging.config.dictConfig` dict for uvicorn and the `crisp` loggers."""
     formatter: dict[str, Any] = (
@@ -40,6 +46,7 @@ def log_config(settings: Settings) -> dict[str, Any]:
         else {"format": TEXT_FORMAT}
     )
     level = settings.log_level.upper()
+    server_level = uvicorn_level(settings).upper()
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -53,8 +60,8 @@ def log_config(settings: Settings) -> dict[str, Any]:
         },
         "loggers": {
             "crisp": {"handlers": ["default"], "level": level, "propagate": False},
-            "uvicorn": {"handlers": ["default"], "level": level, "propagate": False},
-            "uvicorn.error": {"level": level},
-            "uvicorn.access": {"handlers": ["default"], "level": level, "propagate": False},
+            "uvicorn": {"handlers": ["default"], "level": server_level, "propagate": False},
+            "uvicorn.error": {"level": server_level},
+            "uvicorn.access": {"handlers": ["default"], "level": server_level, "propagate": False},
         },
     }

@@ -8,7 +8,7 @@ from typing import Any
 import uvicorn
 from pydantic import ValidationError
 
-from .logs import log_config
+from .logs import log_config, uvicorn_level
 from .settings import Settings, describe_error
 from .ws import HARD_MAX_BYTES
 
@@ -34,7 +34,7 @@ def run(host: str | None = None, port: int | None = None, workers: int | None = 
         port=settings.port,
         workers=settings.workers,
         ws_max_size=HARD_MAX_BYTES,
-        log_level=settings.log_level,
+        log_level=uvicorn_level(settings),
         log_config=log_config(settings),
         proxy_headers=True,
         server_header=False,

@@ -1,0 +1,260 @@
+"""Real server processes (`python -m crisp serve`) on a real Redis: crashes (SIGKILL)
+mid-turn and inside a crisp window, timers that fall due while no server runs,
+two processes sharing one Redis, graceful stop, and settings errors at start."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crisp.engine import State
+from crisp.store import create_store
+from tests.server.kit import (
+    ROOT,
+    Player,
+    ProcServer,
+    close_all,
+    create_room,
+    deck,
+    drive,
+    finished,
+    join_room,
+    simple_policy,
+)
+
+SCRIPT = deck("AS", "TH", "2S", "9H", "3S", "8H", "JD", "QD", "KD", "4C", "5C", "7C")
+
+
+@pytest.fixture
+def procs(redis_url: str, tmp_path: Path) -> Iterator[list[ProcServer]]:
+    """Started servers are stopped (or already killed) at the end."""
+    started: list[ProcServer] = []
+    yield started
+    for p in started:
+        p.stop()
+
+
+def spawn(procs: list[ProcServer], redis_url: str, tmp: Path, **env: str) -> ProcServer:
+    values = {
+        "CRISP_REDIS_URL": redis_url,
+        "CRISP_TEST_HOOKS": "1",
+        "CRISP_TIME_SCALE": "0.05",
+        **env,
+    }
+    server = ProcServer(values, log_path=tmp / f"server-{len(procs)}.log")
+    procs.append(server)
+    return server.start()
+
+
+async def load_state(redis_url: str, code: str) -> State:
+    store = create_store(redis_url)
+    await store.start()
+    try:
+        found = await store.load(code)
+        assert found is not None
+        return State.from_json(json.loads(found.doc)["state"])
+    finally:
+        await store.close()
+
+
+async def play_rounds_to_game_over(players: list[Player]) -> None:
+    host = players[0]
+    for _ in range(15):
+        await asyncio.gather(
+            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
+        )
+        if host.view["status"] == "game_over":
+            return
+        await host.act("next_round")
+        for p in players:
+            await p.wait_view(lambda v: v["status"] == "peek")
+    raise AssertionError("the game did not end")
+
+
+async def test_sigkill_mid_turn_and_in_a_crisp_window(
+    procs: list[ProcServer], redis_url: str, tmp_path: Path
+) -> None:
+    # time scale 0.5: start delay 1 s, crisp window 1.5 s
+    a = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
+    pid2, token2 = await join_room(a, code, "Ben")
+    ana = await Player.join(a, code, pid, token)
+    ben = await Player.join(a, code, pid2, token2)
+    await ana.act("options", limit=50)
+    await ana.act("start")
+    for p in (ana, ben):
+        await p.wait_view(lambda v: v["status"] == "peek")
+        await p.act("ready")
+    await ben.wait_legal("draw")
+    await ben.act("draw", source="stock")
+    await ben.wait_view(lambda v: v["holding"] == "JD")
+
+    # crash mid-turn (p2 holds the Jack); a new process takes over from Redis
+    a.kill()
+    assert await ben.wait_closed() == 1006
+    b = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    ana = await Player.join(b, code, pid, token)
+    ben = await Player.join(b, code, pid2, token2)
+    v = ben.view
+    assert v["status"] == "playing" and v["holding"] == "JD" and ben.updates[0]["events"] == []
+    assert ana.view["holding"] is None
+    await ben.act("jack")
+    assert (await ben.wait_event("peek"))["card"] == "2S"
+    await ana.wait_legal("draw")
+    await ana.act("draw", source="stock")
+    await ana.wait_view(lambda v: v["holding"] == "QD")
+    await ana.act("discard")
+    await ben.wait_legal("draw")
+    await ben.act("draw", source="stock")
+    await ben.wait_view(lambda v: v["holding"] == "KD")
+    await ben.act("swap", slot="left")  # refused (R6.1): still mid-turn
+    await ben.wait_error()
+
+    # a standby process on the same Redis; crash the active one inside the crisp window
+    c = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    await ben.act("king")
+    await ben.wait_view(lambda v: v["holding"] is None and v["turn"]["extra_draws"] == 2)
+    for card in ("4C", "5C"):
+        await ben.act("draw", source="stock")
+        await ben.wait_view(lambda v, card=card: v["holding"] == card)
+        await ben.act("discard")
+    v = await ben.wait_view(lambda v: v["crisp"]["window"] is not None)
+    assert v["crisp"]["window"]["player"] == "p2"
+    b.kill()
+    ben = await Player.join(c, code, pid2, token2)
+    assert "crisp" in ben.view["legal"], ben.view  # the window survived the crash
+    await ben.act("crisp")
+    ana = await Player.join(c, code, pid, token)
+    await ana.wait_view(lambda v: v["crisp"]["caller"] == "p2")
+    # finish the game on the third process
+    await ana.wait_legal("draw")
+    await play_rounds_to_game_over([ana, ben])
+    over = ana.view
+    assert over["status"] == "game_over" and max(p["total"] for p in over["players"]) >= 50
+    assert over["winners"]
+    await close_all([ana, ben])
+
+
+async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
+    procs: list[ProcServer], redis_url: str, tmp_path: Path
+) -> None:
+    env = {"CRISP_TIME_SCALE": "0.05"}  # 30 s per draw -> 1.5 s
+    a = spawn(procs, redis_url, tmp_path, **env)
+    code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
+    pid2, token2 = await join_room(a, code, "Ben")
+    ana = await Player.join(a, code, pid, token)
+    ben = await Player.join(a, code, pid2, token2)
+    await ana.act("options", draw_seconds=30)
+    await ana.act("start")
+    for p in (ana, ben):
+        await p.wait_view(lambda v: v["status"] == "peek")
+        await p.act("ready")
+    v = await ana.wait_view(lambda v: v["status"] == "playing")
+    deadline = v["turn"]["draw_deadline"]
+    assert v["turn"]["player"] == "p2" and deadline is not None
+    a.kill()
+    # no server runs while the deadline passes
+    await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.3)
+    state = await load_state(redis_url, code)
+    assert state.turn is not None and state.turn.player == 1 and not state.discard
+    spawn(procs, redis_url, tmp_path, **env)
+    # nobody connects: the new process's scheduler fires the timer from Redis (R14.2a)
+    for _ in range(100):
+        state = await load_state(redis_url, code)
+        if state.discard:
+            break
+        await asyncio.sleep(0.05)
+    # Each draw that ran out discarded the top of the stock for its player; if the
+    # restart was slow, later draws may have timed out too, each 1.5 s after the last.
+    k = len(state.discard)
+    assert k >= 1
+    assert [c.text for c in state.discard] == SCRIPT[6 : 6 + k]
+    assert state.turn is not None and state.turn.player == (1 + k) % 2
+    # timeouts count from their deadlines, not from the restart (R14.3)
+    assert state.turn.may_start_at == deadline + (k - 1) * 1500
+
+
+async def test_two_processes_share_one_redis(
+    procs: list[ProcServer], redis_url: str, tmp_path: Path
+) -> None:
+    a = spawn(procs, redis_url, tmp_path)
+    b = spawn(procs, redis_url, tmp_path)
+    code, pid, token = await create_room(a, "Ana")
+    seats = [(pid, token)]
+    for i, name in enumerate(["Ben", "Cid", "Dee"]):
+        seats.append(await join_room(b if i % 2 == 0 else a, code, name))
+    # players alternate between the processes
+    players = [await Player.join(a if i % 2 == 0 else b, code, p, t) for i, (p, t) in enumerate(seats)]
+    for p in players:
+        await p.wait_view(lambda v: all(x["connected"] for x in v["players"]))
+
+    # 4409 across processes: Dee (on b) connects again on a
+    dee_again = await Player.join(a, code, players[3].pid, players[3].token)
+    assert await players[3].wait_closed() == 4409
+    players[3] = dee_again
+    # kick across processes: Cid is on a, the host acts on a too; Ben on b sees it
+    await players[0].act("kick", player="p3")
+    assert await players[2].wait_closed() == 4403
+    await players[1].wait_view(lambda v: [x["id"] for x in v["players"]] == ["p1", "p2", "p4"])
+    del players[2]
+    mark = len(players[0].updates)
+    assert players[0].events("disconnected")[mark:] == []
+
+    await players[0].act("options", limit=50)
+    await players[0].act("start")
+    for p in players:
+        await p.wait_view(lambda v: v["status"] == "peek")
+    await play_rounds_to_game_over(players)
+    finals = [p.view for p in players]
+    totals = [{x["id"]: x["total"] for x in v["players"]} for v in finals]
+    assert totals[0] == totals[1] == totals[2]
+    assert finals[0]["winners"] == finals[1]["winners"] == finals[2]["winners"]
+    await close_all(players)
+
+
+async def test_sigterm_closes_sockets_with_1012_and_logs_hold_no_token(
+    procs: list[ProcServer], redis_url: str, tmp_path: Path
+) -> None:
+    a = spawn(procs, redis_url, tmp_path, CRISP_LOG_LEVEL="debug")
+    code, pid, token = await create_room(a)
+    p = await Player.join(a, code, pid, token)
+    await p.act("options", limit=50)
+    await p.wait_view(lambda v: v["options"]["limit"] == 50)
+    a.stop(timeout=20)
+    assert await p.wait_closed() in (1001, 1012)
+    assert a.proc is not None and a.proc.returncode in (0, -15)  # uvicorn re-raises SIGTERM
+    assert a.log_path is not None
+    log = a.log_path.read_text()
+    assert "Application shutdown complete" in log
+    assert token not in log
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({"CRISP_PORT": "abc"}, "CRISP_PORT"),
+        ({"CRISP_WORKERS": "2"}, "CRISP_REDIS_URL"),
+    ],
+)
+def test_bad_settings_stop_the_server_with_a_clear_message(env: dict[str, str], needle: str) -> None:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
+    full.update(env)
+    full["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run(
+        [sys.executable, "-m", "crisp", "serve"],
+        env=full,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert out.returncode == 2
+    assert needle in out.stderr and "Traceback" not in out.stderr
