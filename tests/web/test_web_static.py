@@ -74,6 +74,7 @@ def test_every_key_the_code_uses_is_in_english() -> None:
     assert len(used) > 100
     # keys built at run time
     used |= {f"error.{c}" for c in PROTOCOL_ERRORS}
+    used |= {f"error.{c}" for c in ("not_found", "bad_name", "busy", "store_unavailable")}
     used |= {f"conn.{s}" for s in ("open", "connecting", "reconnecting", "replaced", "idle")}
     used |= {f"slot.{s}{cap}" for s in ("left", "middle", "right") for cap in ("", "Cap")}
     used |= {f"rank.{r}" for r in "A23456789TJQK"} | {f"suit.{s}" for s in "SHDC"}

@@ -203,6 +203,7 @@ function handleEvent(ev, view) {
     S.peeks = {};
     S.queen = null;
     S.banner = null; // the results screen says it all
+    S.readyRound = null;
   }
   if (ev.kind === 'peek' && ev.player === you && ev.card) {
     const dur = view.status === 'peek' ? PEEK_PHASE_MS : PEEK_MS;
@@ -213,6 +214,10 @@ function handleEvent(ev, view) {
     S.banner = { text: ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: name(ev.player) }), until: local + 2500 };
   }
   const d = describe(ev, { you, name });
+  // Someone else's Queen took one of your cards: say it big, it changes what you know.
+  if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
+    S.banner = { text: d.text, until: local + 3500 };
+  }
   if (d.text) {
     S.log.push({ id: ++logId, text: d.text });
     if (S.log.length > 60) S.log.splice(0, S.log.length - 60);

@@ -610,7 +610,7 @@ function overlays(ctx) {
   const toasts = S.toasts.filter((x) => x.until > local);
   return h('div', { class: 'overlays' },
     S.banner && S.banner.until > local
-      ? h('div', { class: 'banner', role: 'status', 'data-testid': 'banner' }, S.banner.text) : null,
+      ? h('div', { class: `banner ${S.banner.text.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, S.banner.text) : null,
     h('div', { class: 'toasts', role: 'alert', 'aria-live': 'assertive', 'data-testid': 'toasts' },
       toasts.map((x) => h('p', { key: x.id, class: 'toast', 'data-testid': 'toast' }, x.text))));
 }
