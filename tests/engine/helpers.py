@@ -206,6 +206,12 @@ class Game:
         t = self.state.turn
         return None if t is None else self.state.players[t.player].id
 
+    def deadline(self) -> int:
+        """The current draw's deadline (R14)."""
+        turn = self.state.turn
+        assert turn is not None and turn.draw_deadline is not None
+        return turn.draw_deadline
+
     @property
     def holding(self) -> str | None:
         return None if self.state.holding is None else self.state.holding.text
@@ -341,12 +347,13 @@ def call_and_finish(g: Game, caller: str | None = None, how: str = "discard") ->
     """Play turns until `caller` (default: the current player) has played, let them
     call crisp in their window, then play every final turn (R11)."""
     caller = caller or g.turn_player
+    assert caller is not None
     while True:
         who = g.turn_player
         g.play_turn(how)
         if who == caller:
             break
-    g.act(caller, "crisp")  # type: ignore[arg-type]
+    g.act(caller, "crisp")
     while g.state.status == "playing":
         g.play_turn(how)
 

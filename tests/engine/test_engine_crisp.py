@@ -3,16 +3,18 @@ and R11 the end of a round (final turns, the reveal)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crisp.engine import Options, next_deadline
-from tests.engine.helpers import START_DELAY, WINDOW, kinds, start
+from tests.engine.helpers import START_DELAY, WINDOW, Game, kinds, start
 
 HANDS = {"p1": ["AS", "2S", "3S"], "p2": ["4S", "5S", "6S"], "p3": ["7S", "8S", "9S"]}
 
 
-def _p1_played(**kw: object) -> tuple[object, int]:
+def _p1_played(**kw: Any) -> tuple[Game, int]:
     """3 players, dealer p3: p1 has just ended its turn (discarded 5C) at the returned time."""
     g = start(HANDS, stock=["5C", "6C", "7C", "8C", "9C", "TC", "AC", "2C"], dealer=2,
-              **kw)  # type: ignore[arg-type]
+              **kw)
     g.play_turn()
     return g, g.now
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -107,11 +109,12 @@ def test_not_host_after_the_game() -> None:
 
 def test_unknown_player() -> None:
     g = start(HANDS, stock=["QC"], dealer=2)
-    for call in (
+    calls: list[Callable[[], object]] = [
         lambda: apply(g.state, "p9", action_from_dict({"type": "ready"}), g.now),
         lambda: set_connected(g.state, "p9", True, g.now),
         lambda: remove_player(lobby(2).state, "p9", T0),
-    ):
+    ]
+    for call in calls:
         with pytest.raises(IllegalAction) as info:
             call()
         assert info.value.code == "unknown_player"
@@ -206,7 +209,7 @@ def test_a_refused_action_leaves_the_state_unchanged_even_with_a_deadline_due() 
 
 def test_no_call_mutates_its_input() -> None:
     """Deep copies before and after every entry point, on states of every phase."""
-    def check(fn, *args):  # type: ignore[no-untyped-def]
+    def check(fn: Callable[..., Any], *args: Any) -> Any:
         frozen = [copy.deepcopy(a.to_json()) if hasattr(a, "to_json") else copy.deepcopy(a)
                   for a in args]
         out = fn(*args)

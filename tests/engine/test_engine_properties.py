@@ -11,6 +11,7 @@ option combination:
   knowledge is built only from the events redacted for it, every card in its view
   must be the discard top, its own held card or a revealed round-end card, and
   every card in an event must be public or the seat's own peek / draw;
+- a view at any later moment is the view of the state advanced to that moment;
 - the state's JSON round trip is exact.
 """
 
@@ -29,6 +30,7 @@ from hypothesis import strategies as st
 
 from crisp.engine import (
     ACTION_TYPES,
+    Card,
     Event,
     IllegalAction,
     Options,
@@ -76,6 +78,8 @@ class Checker:
     knows: dict[str, set[str]] = field(default_factory=dict)
     pile: list[str] = field(default_factory=list)  # the discard pile, from public events
     calls: int = 0
+    finals: list[str] | None = None  # the final turns still expected after a call (R11.1)
+    totals: dict[str, int] = field(default_factory=dict)
 
     def ids(self) -> list[str]:
         return [p.id for p in self.state.players]
@@ -86,7 +90,8 @@ class Checker:
         frozen = snap(before)
         out = fn(before, *args)
         assert snap(before) == frozen, "an engine call mutated its input"
-        new, events = (out[0], out[-1])
+        new: State = out[0]
+        events: list[Event] = out[-1]
         if new is before:
             assert events == []
         else:
@@ -119,6 +124,22 @@ class Checker:
                 assert s.turn.drawn_from in ("stock", "discard")
         if self.rng.random() < self.sample_legal:
             self.check_legal_matches_apply()
+        if self.rng.random() < self.sample_legal:
+            self.check_view_is_one_moment()
+
+    def check_view_is_one_moment(self) -> None:
+        """A view at a later time is the view of the state advanced to that time."""
+        s = self.state
+        due = next_deadline(s)
+        later = [self.now + self.rng.randrange(0, 70_000)]
+        if due is not None:
+            later += [due - 1, due, due + 1]
+        for t in later:
+            if t < self.now:
+                continue
+            advanced, _ = advance(s, t)
+            for p in self.ids():
+                assert view_for(s, p, t) == view_for(advanced, p, t)
 
     def check_view(self, p: str, listed: list[str]) -> None:
         s = self.state
@@ -184,6 +205,7 @@ class Checker:
                 public = shared
             assert shared == public, "public events differ between seats"
         self.follow_pile(events)
+        self.referee(before, events)
         if after.status != "lobby":
             assert self.pile == [c.text for c in after.discard], \
                 "the public events do not explain the discard pile"
@@ -214,6 +236,57 @@ class Checker:
         elif kind == "round_over":
             rest.pop("hands")
         assert list(card_strings(rest)) == [], f"unexpected card in {r}"
+
+    def referee(self, before: State, events: list[Event]) -> None:
+        """Rule-level checks that hold in any game: R2.1, R10.4, R11, R12, R14.3."""
+        after = self.state
+        ids = [p.id for p in after.players]
+        n = len(ids)
+        for e in events:
+            d = e.data
+            if e.kind == "round_started":
+                self.finals = None
+                if d["round"] == 1:
+                    self.totals = dict.fromkeys(ids, 0)
+                else:  # R2.1: the dealer moves one seat clockwise
+                    assert before.dealer is not None
+                    assert d["dealer"] == ids[(before.dealer + 1) % n]
+            elif e.kind == "crisp":
+                caller = ids.index(d["player"])
+                self.finals = [ids[(caller + k) % n] for k in range(1, n)]  # R11.1
+            elif e.kind == "turn_started" and self.finals is not None:
+                assert d["final"] is True
+                assert self.finals and d["player"] == self.finals[1], "final turn order"
+                self.finals.pop(0)
+            elif e.kind == "round_over":
+                assert self.finals is not None and len(self.finals) == 1, "R11.1"
+                caller = d["caller"]
+                assert caller is not None  # a round ends only after a call
+                hands = d["hands"]
+                sums = {p: sum(Card.parse(c).value for c in hands[p]) for p in ids}
+                assert d["sums"] == sums  # R12.1
+                low = all(sums[caller] < v for p, v in sums.items() if p != caller)
+                scores = dict(sums)
+                scores[caller] += -5 if low else 5  # R12.2, R12.3
+                assert d["scores"] == scores
+                self.totals = {p: self.totals[p] + scores[p] for p in ids}  # R12.4
+                assert d["totals"] == self.totals
+                self.finals = None
+            elif e.kind == "game_over":
+                assert max(self.totals.values()) >= after.options.limit  # R12.5
+                best = min(self.totals.values())
+                assert d["winners"] == [p for p in ids if self.totals[p] == best]  # R12.6
+        if after.status == "round_over":
+            assert max(self.totals.values()) < after.options.limit
+        # R10.4 / R10.5 / R14.3: the hand-over of a turn
+        turn = after.turn
+        ms = after.options.draw_seconds
+        if after.status == "playing" and turn is not None and not turn.started:
+            assert turn.draw_deadline == (None if ms is None else turn.may_start_at + ms * 1000)
+            w = after.window
+            if w is not None:
+                assert w.closes_at == turn.may_start_at + 1000
+                assert turn.player == (w.player + 1) % n
 
     def follow_pile(self, events: list[Event]) -> None:
         for e in events:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from crisp.engine import Options
-from tests.engine.helpers import call_and_finish, kinds, lobby, start, with_totals
+from tests.engine.helpers import Game, call_and_finish, kinds, lobby, start, with_totals
 
 
 def _round(hands: dict[str, list[str]], caller: str, *, dealer: int = 0,
-           options: Options | None = None, totals: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+           options: Options | None = None, totals: dict[str, int] | None = None) -> Game:
     """One round where every turn discards a 2..9 card (hands never change) and
     `caller` calls at the end of its first turn."""
     stock = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "2D", "3D"]

@@ -3,18 +3,20 @@ draw's time) and the time scale of the test hooks."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from crisp.engine import Options, next_deadline
-from tests.engine.helpers import PEEK, START_DELAY, T0, WINDOW, kinds, start
+from tests.engine.helpers import PEEK, START_DELAY, T0, WINDOW, Game, kinds, start
 
 HANDS = {"p1": ["AS", "2S", "3S"], "p2": ["4S", "5S", "6S"], "p3": ["7S", "8S", "9S"]}
 STOCK = ["5C", "6C", "7C", "8C", "9C", "2D", "3D", "4D"]
 
 
-def _timed(seconds: int = 30, stock: list[str] | None = None, **kw: object):  # type: ignore[no-untyped-def]
+def _timed(seconds: int = 30, stock: list[str] | None = None, **kw: Any) -> Game:
     return start(HANDS, stock=STOCK if stock is None else stock, dealer=2,
-                 options=Options(draw_seconds=seconds), **kw)  # type: ignore[arg-type]
+                 options=Options(draw_seconds=seconds), **kw)
 
 
 # -- R14.1 -----------------------------------------------------------------------------
@@ -75,7 +77,7 @@ def test_r14_1_king_extra_draws_each_have_their_own_time() -> None:
 
 def test_r14_2a_not_drawn_yet_the_top_card_is_drawn_and_discarded() -> None:
     g = _timed(30)
-    deadline = g.state.turn.draw_deadline  # type: ignore[union-attr]
+    deadline = g.deadline()
     g.at(deadline - 1)
     assert g.last == []
     g.at(deadline)
@@ -92,7 +94,7 @@ def test_r14_2a_not_drawn_yet_the_top_card_is_drawn_and_discarded() -> None:
 
 def test_r14_2a_an_action_at_the_deadline_is_too_late() -> None:
     g = _timed(30)
-    deadline = g.state.turn.draw_deadline  # type: ignore[union-attr]
+    deadline = g.deadline()
     g.now = deadline  # no advance(): apply() applies the timeout first
     assert g.refuse("p1", "draw", source="stock").code == "not_your_turn"
     assert g.legal("p1") == [] and g.legal("p2") == ["draw"]
@@ -102,7 +104,7 @@ def test_r14_2a_an_action_at_the_deadline_is_too_late() -> None:
 def test_r14_2b_a_drawn_card_not_acted_on_is_discarded_unused(card: str) -> None:
     g = _timed(30, stock=[card, *STOCK])
     g.draw()
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert [(e.kind, e.data) for e in g.last] == [
         ("timeout", {"player": "p1"}),
         ("discarded", {"player": "p1", "card": card, "timeout": True}),
@@ -114,7 +116,7 @@ def test_r14_2b_a_drawn_card_not_acted_on_is_discarded_unused(card: str) -> None
 def test_r14_2b_a_king_discarded_by_timeout_grants_no_extra_draws() -> None:
     g = _timed(30, stock=["KD", *STOCK])
     g.draw()
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert kinds(g.last) == ["timeout", "discarded", "turn_started"]
     assert g.last[1].data["card"] == "KD"
     assert "king" not in kinds(g.log)
@@ -128,7 +130,7 @@ def test_r14_2b_a_card_taken_from_the_pile_goes_back_on_it() -> None:
     g.play_turn()  # p1 discards 5C
     g.draw(source="discard")
     assert g.holding == "5C"
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert g.last[1].data == {"player": "p2", "card": "5C", "timeout": True}
     assert g.discard == ["5C"] and g.hand("p2") == HANDS["p2"]
 
@@ -138,7 +140,7 @@ def test_r14_2c_remaining_king_extra_draws_are_lost() -> None:
     g.draw()
     g.act("p1", "king")
     g.act("p1", "draw", source="stock")  # 5C held; one extra draw still owed
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert [(e.kind, e.data) for e in g.last] == [
         ("timeout", {"player": "p1"}),
         ("discarded", {"player": "p1", "card": "5C", "timeout": True}),
@@ -154,7 +156,7 @@ def test_r14_2c_timeout_before_a_king_extra_draw_draws_and_discards_it() -> None
     g = _timed(30, stock=["KH", "5C", "6C", "7C"])
     g.draw()
     g.act("p1", "king")
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert [(e.kind, e.data) for e in g.last] == [
         ("timeout", {"player": "p1"}),
         ("discarded", {"player": "p1", "card": "5C", "timeout": True}),
@@ -168,7 +170,7 @@ def test_r14_2d_a_timed_out_turn_ends_without_a_crisp_call() -> None:
     g.draw()
     g.act("p1", "king")
     g.act("p1", "draw", source="stock")
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert g.state.window is None and g.view("p3")["crisp"]["window"] is None
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.4")
@@ -248,6 +250,6 @@ def test_r14_time_scale_scales_every_duration() -> None:
 def test_r14_2a_the_timeout_draw_is_from_the_stock_even_with_discard_draws() -> None:
     g = start(HANDS, stock=STOCK, dealer=2, options=Options(draw_seconds=30, discard_draw=True))
     g.play_turn()  # p1 discards 5C
-    g.at(g.state.turn.draw_deadline)  # type: ignore[union-attr]
+    g.at(g.deadline())
     assert g.last[1].data == {"player": "p2", "card": "6C", "timeout": True}
     assert g.discard == ["5C", "6C"]

@@ -9,7 +9,6 @@ from crisp.engine import Options
 from tests.engine.helpers import (
     FACE_CARDS,
     NUMBER_CARDS,
-    START_DELAY,
     Game,
     card_strings,
     kinds,
@@ -268,4 +267,3 @@ def test_r6_4_playing_a_special_is_public_but_not_the_swapped_cards() -> None:
     for p in ("p1", "p2"):
         assert g.seen(p)[0] == {"kind": "king", "player": "p3", "extra_draws": 2,
                                 "card": "KH"}
-    assert START_DELAY == 2000
