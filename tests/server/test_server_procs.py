@@ -192,7 +192,9 @@ async def test_two_processes_share_one_redis(
     for i, name in enumerate(["Ben", "Cid", "Dee"]):
         seats.append(await join_room(b if i % 2 == 0 else a, code, name))
     # players alternate between the processes
-    players = [await Player.join(a if i % 2 == 0 else b, code, p, t) for i, (p, t) in enumerate(seats)]
+    players = [
+        await Player.join(a if i % 2 == 0 else b, code, p, t) for i, (p, t) in enumerate(seats)
+    ]
     for p in players:
         await p.wait_view(lambda v: all(x["connected"] for x in v["players"]))
 
@@ -244,7 +246,9 @@ async def test_sigterm_closes_sockets_with_1012_and_logs_hold_no_token(
         ({"CRISP_WORKERS": "2"}, "CRISP_REDIS_URL"),
     ],
 )
-def test_bad_settings_stop_the_server_with_a_clear_message(env: dict[str, str], needle: str) -> None:
+def test_bad_settings_stop_the_server_with_a_clear_message(
+    env: dict[str, str], needle: str
+) -> None:
     full = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
     full.update(env)
     full["PYTHONPATH"] = str(ROOT)

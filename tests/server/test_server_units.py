@@ -1,0 +1,318 @@
+"""Unit tests of the server's small parts: settings, origins, codes, names, rate
+limits, message models, the rooms service (CAS) and the scheduler, on the real
+stores."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from pydantic import ValidationError
+
+from crisp.engine import IllegalAction
+from crisp.server import rooms as rooms_module
+from crisp.server.codes import ALPHABET, find_seat, hash_token, new_code, new_token, normalize_code
+from crisp.server.logs import JsonFormatter, log_config, uvicorn_level
+from crisp.server.messages import (
+    CLIENT_ADAPTER,
+    Draw,
+    OptionsMsg,
+    action_dict,
+    parse_client,
+    protocol_schema,
+)
+from crisp.server.names import clean_name
+from crisp.server.origin import origin_allowed
+from crisp.server.ratelimit import RateLimiter, TokenBucket
+from crisp.server.roomdoc import RoomDoc, parse_message
+from crisp.server.rooms import Rooms
+from crisp.server.scheduler import Scheduler
+from crisp.server.settings import Settings, describe_error
+from crisp.store import Store, create_store
+
+# ---------------------------------------------------------------- settings
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    import os
+
+    for key in list(os.environ):
+        if key.startswith("CRISP_"):
+            monkeypatch.delenv(key)
+    yield monkeypatch
+
+
+def test_settings_defaults(clean_env: pytest.MonkeyPatch) -> None:
+    s = Settings()
+    assert (s.host, s.port, s.workers, s.redis_url) == ("127.0.0.1", 8000, 1, None)
+    assert s.allowed_origins == [] and s.room_idle_ttl_s == 6 * 3600
+    assert (s.max_message_bytes, s.rate_per_s, s.rate_burst, s.rate_strikes) == (4096, 10, 20, 4)
+    assert s.hello_timeout_s == 5 and s.log_format == "text" and s.log_level == "info"
+    assert s.test_hooks is False and s.effective_time_scale == 1.0
+
+
+def test_settings_from_the_environment(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("CRISP_ALLOWED_ORIGINS", "https://A.example, https://b.example/")
+    clean_env.setenv("CRISP_PORT", "9000")
+    clean_env.setenv("CRISP_LOG_LEVEL", "DEBUG")
+    clean_env.setenv("CRISP_REDIS_URL", "  ")
+    clean_env.setenv("CRISP_TIME_SCALE", "0.1")
+    s = Settings()
+    assert s.allowed_origins == ["https://a.example", "https://b.example"]
+    assert s.port == 9000 and s.log_level == "debug" and s.redis_url is None
+    assert s.effective_time_scale == 1.0  # honoured only with test hooks
+    clean_env.setenv("CRISP_TEST_HOOKS", "1")
+    clean_env.setenv("CRISP_ALLOWED_ORIGINS", '["*"]')
+    s = Settings()
+    assert s.effective_time_scale == 0.1 and s.allowed_origins == ["*"]
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [
+        ({"CRISP_PORT": "0"}, "CRISP_PORT"),
+        ({"CRISP_PORT": "http"}, "CRISP_PORT"),
+        ({"CRISP_WORKERS": "3"}, "CRISP_WORKERS"),
+        ({"CRISP_REDIS_URL": "mysql://x"}, "CRISP_REDIS_URL"),
+        ({"CRISP_ALLOWED_ORIGINS": "evil.example"}, "CRISP_ALLOWED_ORIGINS"),
+        ({"CRISP_MAX_MESSAGE_BYTES": "100"}, "CRISP_MAX_MESSAGE_BYTES"),
+        ({"CRISP_RATE_PER_S": "-1"}, "CRISP_RATE_PER_S"),
+        ({"CRISP_HELLO_TIMEOUT_S": "0"}, "CRISP_HELLO_TIMEOUT_S"),
+        ({"CRISP_LOG_FORMAT": "xml"}, "CRISP_LOG_FORMAT"),
+        ({"CRISP_LOG_LEVEL": "loud"}, "CRISP_LOG_LEVEL"),
+        ({"CRISP_TEST_HOOKS": "maybe"}, "CRISP_TEST_HOOKS"),
+        ({"CRISP_TIME_SCALE": "0"}, "CRISP_TIME_SCALE"),
+    ],
+)
+def test_bad_settings_are_named(
+    clean_env: pytest.MonkeyPatch, env: dict[str, str], name: str
+) -> None:
+    for k, v in env.items():
+        clean_env.setenv(k, v)
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    message = describe_error(info.value)
+    assert message.startswith("invalid Crisp server settings:")
+    assert name in message or (name == "CRISP_WORKERS" and "CRISP_REDIS_URL" in message)
+
+
+def test_workers_need_redis(clean_env: pytest.MonkeyPatch) -> None:
+    assert Settings(workers=4, redis_url="redis://localhost:6379/0").workers == 4
+
+
+def test_log_config_never_lets_uvicorn_log_frames() -> None:
+    s = Settings(log_level="debug", log_format="json")
+    cfg = log_config(s)
+    assert uvicorn_level(s) == "info"
+    assert cfg["loggers"]["uvicorn.error"]["level"] == "INFO"
+    assert cfg["loggers"]["crisp"]["level"] == "DEBUG"
+    record = logging.LogRecord("crisp.x", logging.INFO, __file__, 1, "room %s", ("K7QX",), None)
+    out = json.loads(JsonFormatter().format(record))
+    assert out["msg"] == "room K7QX" and out["level"] == "info" and out["logger"] == "crisp.x"
+
+
+# ---------------------------------------------------------------- origins, codes, names
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed", "ok"),
+    [
+        (None, "x:8000", [], True),  # non-browser client
+        ("http://x:8000", "x:8000", [], True),
+        ("http://X:8000", "x:8000", [], True),
+        ("https://crisp.example", "crisp.example", [], True),  # default port 443
+        ("http://crisp.example", "crisp.example:80", [], True),
+        ("https://crisp.example", "crisp.example:8443", [], False),
+        ("http://x:8001", "x:8000", [], False),
+        ("http://evil.example", "x:8000", [], False),
+        ("null", "x:8000", [], False),
+        ("file://", "x:8000", [], False),
+        ("http://x:8000", None, [], False),
+        ("https://app.example", "api.example", ["https://app.example"], True),
+        ("https://app.example/", "api.example", ["https://app.example"], True),
+        ("https://other.example", "api.example", ["https://app.example"], False),
+        ("https://anything.example", "api.example", ["*"], True),
+    ],
+)
+def test_origin_allowed(origin: str | None, host: str | None, allowed: list[str], ok: bool) -> None:
+    assert origin_allowed(origin, host, allowed) is ok
+
+
+def test_room_codes() -> None:
+    for length in (4, 5, 6):
+        code = new_code(length)
+        assert len(code) == length and set(code) <= set(ALPHABET)
+    assert not set("0O1IL") & set(ALPHABET)
+    assert normalize_code(" k7qx ") == "K7QX"
+    for bad in ("K7Q", "K7QXK7Q", "K0QX", "KOQX", "K1QX", "KIQX", "KLQX", "K-QX", ""):
+        assert normalize_code(bad) is None
+
+
+def test_tokens_hashes_and_seats() -> None:
+    tokens = {new_token() for _ in range(100)}
+    assert len(tokens) == 100 and all(len(t) == 32 for t in tokens)
+    a, b = new_token(), new_token()
+    seats = {"p1": hash_token(a), "p2": hash_token(b)}
+    assert find_seat(seats, a) == "p1" and find_seat(seats, b) == "p2"
+    assert find_seat(seats, "nope") is None and find_seat(seats, "") is None
+    assert a not in json.dumps(seats)
+
+
+def test_names() -> None:
+    assert clean_name("  Ana ") == "Ana"
+    assert clean_name("x" * 20) == "x" * 20
+    assert clean_name("نور") == "نور" and clean_name("Wayan 🂡") == "Wayan 🂡"
+    for bad in ("", " ", "x" * 21, "a\tb", "a\x7fb", "a\u2029b", None, 3):
+        assert clean_name(bad) is None
+
+
+# ---------------------------------------------------------------- rate limits
+
+
+def test_token_bucket() -> None:
+    bucket = TokenBucket(rate=10, burst=3)
+    t = bucket.last
+    assert [bucket.take(t) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(t + 0.11) is True and bucket.take(t + 0.11) is False
+    assert all(bucket.take(t + 10 + i / 100) for i in range(3))  # refilled, capped at burst
+
+
+def test_rate_limiter_strikes() -> None:
+    limiter = RateLimiter(rate=1, burst=2, strikes=3)
+    t = limiter.bucket.last
+    assert [limiter.check(t) for _ in range(5)] == ["ok", "ok", "limited", "limited", "close"]
+    calm = RateLimiter(rate=1, burst=1, strikes=2)
+    t = calm.bucket.last
+    assert calm.check(t) == "ok" and calm.check(t) == "limited"
+    assert calm.check(t + 20) == "ok"  # the old refusal left the 10 s window
+    assert calm.check(t + 20) == "limited"
+
+
+# ---------------------------------------------------------------- messages
+
+
+def test_client_messages() -> None:
+    msg = parse_client({"type": "options", "draw_seconds": None, "id": "x"})
+    assert isinstance(msg, OptionsMsg)
+    assert action_dict(msg) == {"type": "options", "draw_seconds": None}
+    draw = parse_client({"type": "draw", "source": "discard"})
+    assert isinstance(draw, Draw) and action_dict(draw) == {"type": "draw", "source": "discard"}
+    for bad in (
+        {"type": "draw"},
+        {"type": "draw", "source": "stock", "x": 1},
+        {"type": "options", "limit": 100.5},
+        {"type": "options", "limit": True},
+        {"type": "options", "discard_draw": "yes"},
+        {"type": "queen", "slot": "left", "target": "", "target_slot": "right"},
+        {"type": "start", "id": "x" * 200},
+        {"type": "unknown"},
+        {},
+        [],
+    ):
+        with pytest.raises(ValidationError):
+            parse_client(bad)
+    schema = protocol_schema()
+    assert schema["client"] == CLIENT_ADAPTER.json_schema()
+
+
+# ---------------------------------------------------------------- rooms service, scheduler
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    url = request.getfixturevalue("redis_url") if request.param == "redis" else None
+    s = create_store(url, idle_ttl_s=600)
+    await s.start()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_concurrent_joins_and_actions_survive_cas_conflicts(store: Store) -> None:
+    rooms = Rooms(store)
+    seat = await rooms.create("Ana")
+    joined = await asyncio.gather(*(rooms.join(seat.code, f"P{i}") for i in range(7)))
+    assert sorted(s.player_id for s in joined) == [f"p{i}" for i in range(2, 9)]
+    with pytest.raises(IllegalAction) as info:
+        await rooms.join(seat.code, "Nine")
+    assert info.value.code == "room_full"
+    doc = await rooms.load(seat.code)
+    assert doc is not None and len(doc.seats) == 8
+    for s in joined:
+        assert find_seat(doc.seats, s.token) == s.player_id
+    before = doc.state.version
+    limits = [50, 100, 150] * 4
+    await asyncio.gather(*(rooms.act(seat.code, "p1", {"type": "options", "limit": x})
+                           for x in limits))
+    doc = await rooms.load(seat.code)
+    assert doc is not None and doc.state.version == before + len(limits)
+
+
+async def test_room_codes_grow_after_collisions(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(rooms_module, "new_code", lambda n=4: {4: "AAAA", 5: "BBBBB"}[n])
+    rooms = Rooms(store)
+    assert (await rooms.create("A")).code == "AAAA"
+    assert (await rooms.create("B")).code == "BBBBB"
+
+
+async def test_published_messages_carry_state_events_and_connections(store: Store) -> None:
+    rooms = Rooms(store)
+    seat = await rooms.create("Ana")
+    got: list[str] = []
+
+    async def handler(message: str) -> None:
+        got.append(message)
+
+    unsubscribe = await store.subscribe(seat.code, handler)
+    doc, n = await rooms.connect(seat.code, "p1", "conn-a")
+    assert n == 1 and doc.conns["p1"].id == "conn-a"
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.01)
+    change = parse_message(got[0])
+    assert change is not None
+    assert [e.kind for e in change.events] == ["connected"]
+    assert change.conns["p1"].id == "conn-a" and change.seats == {"p1"}
+    assert change.version == doc.state.version
+    # an older connection closing does not mark the seat disconnected
+    _, n2 = await rooms.connect(seat.code, "p1", "conn-b")
+    assert n2 == 2
+    await rooms.disconnect(seat.code, "p1", "conn-a")
+    doc2 = await rooms.load(seat.code)
+    assert doc2 is not None and doc2.state.players[0].connected is True
+    await rooms.disconnect(seat.code, "p1", "conn-b")
+    doc3 = await rooms.load(seat.code)
+    assert doc3 is not None and doc3.state.players[0].connected is False
+    assert doc3.conns == {}
+    await unsubscribe()
+    assert RoomDoc.loads(doc3.dumps()) == doc3
+
+
+async def test_scheduler_advances_due_rooms(store: Store) -> None:
+    scheduler = Scheduler(store, poll_ms=10)
+    rooms = Rooms(store, time_scale=0.01, on_deadline=scheduler.notify)
+    seat = await rooms.create("Ana")
+    await rooms.join(seat.code, "Ben")
+    await rooms.act(seat.code, "p1", {"type": "start"})
+    doc = await rooms.load(seat.code)
+    assert doc is not None and doc.state.status == "peek"
+    assert await store.next_due_ms() is not None
+    scheduler.start(rooms)
+    try:
+        for _ in range(200):  # the peek phase lasts 100 ms at this scale (R16.2)
+            doc = await rooms.load(seat.code)
+            assert doc is not None
+            if doc.state.status == "playing":
+                break
+            await asyncio.sleep(0.01)
+        assert doc.state.status == "playing"
+    finally:
+        await scheduler.stop()
