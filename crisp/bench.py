@@ -18,6 +18,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -129,9 +130,21 @@ class Watched:
 class Proc:
     """A child process (own session, dies with us) whose output goes to a temp file."""
 
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        name: str,
+        cmd: list[str],
+        env: dict[str, str],
+        log: str | None = None,
+        cleanup: str | None = None,
+    ) -> None:
         self.name = name
-        self.log: TextIO = tempfile.TemporaryFile("w+", prefix=f"crisp-bench-{name}-")  # noqa: SIM115
+        self.cleanup = cleanup
+        self.log: TextIO = (
+            open(log, "w+")  # noqa: SIM115
+            if log
+            else tempfile.TemporaryFile("w+", prefix=f"crisp-{name}-")  # noqa: SIM115
+        )
         self.proc = subprocess.Popen(
             cmd, env=env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True, preexec_fn=_die_with_parent,
@@ -156,6 +169,8 @@ class Proc:
         with contextlib.suppress(ProcessLookupError):  # workers left behind in the group
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.log.close()
+        if self.cleanup:
+            shutil.rmtree(self.cleanup, ignore_errors=True)
 
 
 def start_redis() -> tuple[Proc, str]:
@@ -165,7 +180,7 @@ def start_redis() -> tuple[Proc, str]:
            "--port", str(port), "--bind", HOST, "--save", "", "--appendonly", "no",
            "--dir", tmp, "--daemonize", "no", "--loglevel", "warning",
            "--maxclients", "20000"]  # fmt: skip
-    proc = Proc("redis", cmd, dict(os.environ))
+    proc = Proc("redis", cmd, dict(os.environ), cleanup=tmp)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and proc.alive():
         with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.5) as s:
@@ -195,7 +210,7 @@ def start_server(args: argparse.Namespace, redis_url: str | None) -> tuple[Proc,
         env[key] = value
     cmd = [sys.executable, "-m", "crisp", "serve", "--host", HOST, "--port", str(port),
            "--workers", str(args.server_workers)]  # fmt: skip
-    proc = Proc("server", cmd, env)
+    proc = Proc("server", cmd, env, log=args.server_log)
     url = f"http://{HOST}:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.alive():
@@ -229,6 +244,7 @@ class Stats:
     rounds: int = 0
     games: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    errors_by_action: Counter[str] = field(default_factory=Counter)
     closes: Counter[str] = field(default_factory=Counter)
     opened: int = 0
     failed: int = 0
@@ -322,6 +338,8 @@ class Client:
             if st.measuring:
                 st.errors[msg.get("code", "?")] += 1
             if self.inflight is not None and msg.get("ref") == str(self.n):
+                if st.measuring:
+                    st.errors_by_action[f"{self.inflight[0]}:{msg.get('code')}"] += 1
                 self.inflight = None
                 self._cancel()
                 self._schedule("replan", {}, self.b.think())
@@ -544,6 +562,7 @@ class Bench:
             "latency_ms_by_action": {k: {"n": len(v), "p50": _pct(v, 50), "p99": _pct(v, 99)}
                                      for k, v in by_type.items()},
             "errors": dict(st.errors),
+            "errors_by_action": dict(st.errors_by_action),
             "processes": {w.name: {"peak_rss_mb": round(w.peak_rss / 2**20, 1),
                                    "cpu_pct": round((c1 - c0) / window * 100, 1)}
                           for w, c0, c1 in zip(self.watched, pcpu0, pcpu1, strict=True)},
@@ -625,6 +644,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="extra environment for the server (repeatable)",
     )
+    p.add_argument("--server-log", metavar="PATH", help="keep the server's output in PATH")
     p.add_argument("--rooms", type=int, default=10)
     p.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="2-8")
     p.add_argument("--duration", type=float, default=30.0, metavar="S")
