@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the figures of docs/benchmarks.md; JSON reports go to bench/results/.
-# Each run waits (at most 10 min) for the machine to be quiet (1-min load < 0.7).
+# Each run waits (at most 10 min) for the machine to be quiet (1-min load < 1.0).
 # Usage: bench/run_matrix.sh [NAME...]   (default: all runs below)
 set -u
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ names=("$@")
 [ ${#names[@]} -eq 0 ] && names=(mem-100 redis-100 mem-1000 redis-1000 mem-1000-human redis-1000-human redis-1000-human-w2)
 for name in "${names[@]}"; do
   for _ in $(seq 1 60); do
-    awk '{exit !($1 < 0.7)}' /proc/loadavg && break
+    awk '{exit !($1 < 1.0)}' /proc/loadavg && break
     sleep 10
   done
   echo "== $name: crisp bench ${RUNS[$name]} (load $(cut -d' ' -f1-3 /proc/loadavg))"

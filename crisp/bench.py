@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
+import gc
 import json
 import os
 import random
@@ -514,11 +515,13 @@ class Bench:
                 await asyncio.sleep(a.ramp_pause)
         ramp_s = time.perf_counter() - t_start
         # Every room waits in its lobby until now; hosts start within the warm-up.
+        gc.collect()
+        gc.freeze()  # the clients are long-lived: keep them out of the collector's scans
         loop = asyncio.get_running_loop()
         for c in self.clients:
             if c.host and c.ws is not None:
                 c.room.go = True
-                loop.call_later(self.rng.uniform(0, a.warmup * 0.8), c.replan)
+                loop.call_later(self.rng.uniform(0, a.warmup / 2), c.replan)
         await asyncio.sleep(a.warmup)
         cpu0, pcpu0 = time.process_time(), [w.sample()[1] for w in self.watched]
         busy0 = _machine_busy()
@@ -667,9 +670,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--warmup",
         type=float,
-        default=3.0,
+        default=None,
         metavar="S",
-        help="hosts start their games during this time; then the window opens",
+        help="hosts start their games in its first half, then the window opens "
+        "(default: 2 s + 6 mean think times)",
     )
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--no-uvloop", action="store_true")
@@ -680,6 +684,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """`crisp bench ARGS` (also `crisp bench -- ARGS` and `python -m crisp.bench ARGS`)."""
     args = _parser().parse_args(argv[1:] if argv[:1] == ["--"] else argv)
+    if args.warmup is None:
+        args.warmup = round(2 + 6 * args.think_ms / 1000, 2)
     if args.rooms < 1 or args.duration <= 0 or args.ramp_batch < 1 or args.server_workers < 1:
         print("crisp bench: --rooms, --duration, --ramp-batch, --server-workers must be > 0",
               file=sys.stderr)  # fmt: skip
