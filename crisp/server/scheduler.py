@@ -18,6 +18,8 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from crisp.store import StoreUnavailable
+
 from .clock import now_ms
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ class Scheduler:
         self._sleep_until = 0
         self._task: asyncio.Task[None] | None = None
         self._sem = asyncio.Semaphore(CONCURRENCY)
+        self._failing = False
 
     def notify(self, deadline_ms: int) -> None:
         """A room of this process got `deadline_ms`; wake up early if that is sooner."""
@@ -73,8 +76,16 @@ class Scheduler:
                 if count >= CLAIM_LIMIT:
                     continue
                 delay = await self._delay()
+                if self._failing:
+                    log.warning("scheduler: the store answers again")
+                    self._failing = False
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable as exc:
+                if not self._failing:
+                    log.warning("scheduler: store unavailable (%s); retrying", exc)
+                    self._failing = True
+                delay = 500
             except Exception:
                 log.exception("scheduler tick failed")
                 delay = 500

@@ -110,7 +110,19 @@ class ThreadServer(LiveServer):
 
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(15)
+        self.thread.join(8)
+        if self.thread.is_alive():  # report what blocks the shutdown, then force it
+            self.loop.call_soon_threadsafe(_dump_tasks, self.loop)
+            time.sleep(0.5)
+            self.server.force_exit = True
+            self.thread.join(8)
+            raise AssertionError("test server did not shut down in 8 s (tasks dumped to stderr)")
+
+
+def _dump_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        print(f"--- {task.get_name()}", file=sys.stderr)
+        task.print_stack(file=sys.stderr)
 
 
 @dataclass
@@ -158,9 +170,12 @@ class ProcServer(LiveServer):
             self.proc.terminate()
             try:
                 self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
+            except subprocess.TimeoutExpired as exc:
                 self.proc.kill()
                 self.proc.wait(5)
+                log = self.log_path.read_text()[-3000:] if self.log_path else ""
+                message = f"server ignored SIGTERM for {timeout} s; log:\n{log}"
+                raise AssertionError(message) from exc
 
 
 # --------------------------------------------------------------------------- HTTP

@@ -44,6 +44,7 @@ def procs(redis_url: str, tmp_path: Path) -> Iterator[list[ProcServer]]:
 
 def spawn(procs: list[ProcServer], redis_url: str, tmp: Path, **env: str) -> ProcServer:
     values = {
+        "CRISP_LOG_LEVEL": "info",
         "CRISP_REDIS_URL": redis_url,
         "CRISP_TEST_HOOKS": "1",
         "CRISP_TIME_SCALE": "0.05",
