@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import crisp
-from crisp.store import create_store
+from crisp.store import StoreUnavailable, create_store
 
 from .api import router
 from .connection import CLOSE_GOING_AWAY
@@ -132,6 +132,12 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         the_hooks.http_error(exc.status_code, code)
         return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_down(request: Request, exc: StoreUnavailable) -> Response:
+        log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+        the_hooks.http_error(503, "store_unavailable")
+        return _error(503, "store_unavailable", "the server cannot reach its store; try again")
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> Response:

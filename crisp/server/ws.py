@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
 from crisp.engine import IllegalAction
+from crisp.store import StoreUnavailable
 
 from .codes import normalize_code
 from .connection import (
@@ -28,6 +29,7 @@ from .connection import (
     CLOSE_RATE,
     CLOSE_ROOM_GONE,
     CLOSE_TOO_BIG,
+    CLOSE_TRY_LATER,
     Connection,
 )
 from .context import ServerContext
@@ -97,7 +99,12 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
     if token is None:
         return
     room = normalize_code(code)
-    pid = await ctx.rooms.authenticate(room, token) if room else None
+    try:
+        pid = await ctx.rooms.authenticate(room, token) if room else None
+    except StoreUnavailable:
+        ctx.hooks.ws_refused("store_unavailable")
+        await ws.close(CLOSE_TRY_LATER, "store unavailable")
+        return
     if room is None or pid is None:
         ctx.hooks.ws_refused("bad_hello")
         await ws.close(CLOSE_BAD_HELLO, "unknown room or token")
@@ -105,12 +112,15 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
 
     conn = Connection(ws, room, pid)
     conn.start_writer()
-    await ctx.hub.attach(conn)
     try:
         try:
+            await ctx.hub.attach(conn)
             doc, number = await ctx.rooms.connect(room, pid, conn.id)
         except (RoomNotFound, SeatGone):
             conn.close(CLOSE_BAD_HELLO, "unknown room or token", "bad_hello")
+            return
+        except (StoreUnavailable, RoomBusy):
+            conn.close(CLOSE_TRY_LATER, "try again later", "store_unavailable")
             return
         conn.n = number
         conn.snapshot(doc.state)
@@ -127,7 +137,7 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
         else:
             conn.stop()
         await ctx.hub.detach(conn)
-        if conn.end_reason not in ("replaced", "kicked", "room_gone"):
+        if conn.end_reason not in ("replaced", "kicked", "room_gone", "bad_hello"):
             try:
                 await ctx.rooms.disconnect(room, pid, conn.id)
             except Exception:
@@ -212,6 +222,9 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str) -> None:
     except RoomBusy:
         error = "busy"
         _error(conn, ctx, error, "the room is busy; try again", ref)
+    except StoreUnavailable:
+        error = "store_unavailable"
+        _error(conn, ctx, error, "the server cannot reach its store; try again", ref)
     except RoomNotFound:
         error = "room_gone"
         conn.close(CLOSE_ROOM_GONE, "room no longer exists", "room_gone")

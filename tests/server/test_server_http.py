@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from crisp.server.codes import ALPHABET
-from tests.server.kit import ThreadServer, create_room, deck, join_room
+from tests.server.kit import Player, ThreadServer, create_room, deck, join_room
 from tests.support.redis_proc import start_redis
 
 
@@ -111,8 +111,6 @@ async def test_room_full_at_eight(server: ThreadServer) -> None:
 
 
 async def test_game_started_refuses_joins(server: ThreadServer) -> None:
-    from tests.server.kit import Player
-
     code, pid, token = await create_room(server)
     _pid2, _token2 = await join_room(server, code, "Ben")
     host = await Player.join(server, code, pid, token)
@@ -162,11 +160,23 @@ async def test_readyz_is_503_when_redis_is_gone(spawn_server: Callable[..., Thre
     redis = start_redis()
     try:
         server = spawn_server(redis_url=redis.url)
+        code, pid, token = await create_room(server)
+        host = await Player.join(server, code, pid, token)
         async with server.http() as c:
             assert (await c.get("/readyz")).status_code == 200
             redis.kill()
+            await host.act("options", limit=50, id="o")
+            err = await host.wait_error()
+            assert (err["code"], err["ref"]) == ("store_unavailable", "o")
+            assert not host.closed
             assert_error(await c.get("/readyz"), 503, "store_unavailable")
             assert (await c.get("/healthz")).status_code == 200
+            r = await c.post("/api/rooms", json={"name": "Ana"})
+            assert_error(r, 503, "store_unavailable")
+            assert_error(await c.get(f"/api/rooms/{code}"), 503, "store_unavailable")
+        p = await Player.join(server, code, pid, token, hello=False)
+        await p.send({"type": "hello", "token": token})
+        assert await p.wait_closed() == 1013  # try again later
     finally:
         redis.stop()
 
