@@ -153,6 +153,8 @@ def action_from_dict(msg: dict[str, Any]) -> Action:
 
     Raises IllegalAction("bad_message") for an unknown type or bad fields.
     """
+    if not isinstance(msg, dict):
+        raise _bad("a message is a JSON object")
     kind = msg.get("type")
     if kind == "draw":
         source = msg.get("source", "stock")
