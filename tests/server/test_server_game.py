@@ -27,7 +27,10 @@ def peeks(p: Player) -> list[tuple[str, str]]:
     return [(e["slot"], e["card"]) for e in p.events("peek")]
 
 
-async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(server: ThreadServer) -> None:
+async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    server = make_server(time_scale=0.1)  # crisp window 300 ms, start delay 200 ms
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", limit=50)
     await ana.act("start")
@@ -166,7 +169,7 @@ async def test_full_games_with_more_players(server: ThreadServer) -> None:
 async def test_r14_draw_timeout_and_r16_2_peek_timeout(
     make_server: Callable[..., ThreadServer],
 ) -> None:
-    server = make_server(time_scale=0.02)  # 30 s -> 600 ms, peek 10 s -> 200 ms
+    server = make_server(time_scale=0.04)  # 30 s -> 1200 ms, peek 10 s -> 400 ms
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", draw_seconds=30)
     await ana.act("start")
@@ -174,7 +177,7 @@ async def test_r14_draw_timeout_and_r16_2_peek_timeout(
     v = await ben.wait_view(lambda v: v["status"] == "playing", timeout=5)
     assert v["turn"]["player"] == "p2"
     deadline = v["turn"]["draw_deadline"]
-    assert deadline - v["turn"]["may_start_at"] == 600
+    assert deadline - v["turn"]["may_start_at"] == 1200
     # p2 does nothing: the top card is drawn and discarded for them (R14.2a), no window (R10.5)
     ev = await ana.wait_event("timeout", timeout=5)
     assert ev == {"kind": "timeout", "player": "p2"}
