@@ -3,13 +3,12 @@ and the reveal with scoring (R12)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Protocol
 
 from .actions import SLOTS
 from .cards import FULL_DECK, Card, card_text
 from .events import Event
-from .state import GAME_OVER, PEEK, PLAYING, ROUND_OVER, State, Turn, Window
+from .state import GAME_OVER, PEEK, PLAYING, ROUND_OVER, State, Turn, Window, copy_last_round
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
 
 
@@ -134,8 +133,8 @@ def end_round(state: State, events: list[Event]) -> None:
         p.ready = False
     hands = {p.id: [c.text if c else None for c in p.hand] for p in state.players}
     totals = {p.id: p.total for p in state.players}
-    state.last_round = copy.deepcopy({"round": state.round, "caller": caller_id,
-                                      "hands": hands, "sums": sums, "scores": scores})
+    state.last_round = copy_last_round({"round": state.round, "caller": caller_id,
+                                        "hands": hands, "sums": sums, "scores": scores})
     state.status = ROUND_OVER
     events.append(Event("round_over", {"hands": hands, "sums": sums, "scores": scores,
                                        "totals": totals, "caller": caller_id}))

@@ -7,7 +7,6 @@ Seats are indexes into `players` (join order, clockwise, R2.1).
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +16,15 @@ LOBBY, PEEK, PLAYING, ROUND_OVER, GAME_OVER = "lobby", "peek", "playing", "round
 STATUSES = (LOBBY, PEEK, PLAYING, ROUND_OVER, GAME_OVER)
 MAX_PLAYERS = 8  # R1.1
 MIN_PLAYERS = 2  # R1.1
+
+
+def copy_last_round(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a round's results that shares nothing with the original."""
+    if last is None:
+        return None
+    return {"round": last["round"], "caller": last["caller"],
+            "hands": {pid: list(cards) for pid, cards in last["hands"].items()},
+            "sums": dict(last["sums"]), "scores": dict(last["scores"])}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +158,7 @@ class State:
                 "player": self.window.player, "closes_at": self.window.closes_at},
             "final_left": list(self.final_left),
             "peek_ends_at": self.peek_ends_at,
-            "last_round": copy.deepcopy(self.last_round),
+            "last_round": copy_last_round(self.last_round),
             "winners": list(self.winners),
             "test_deck": None if self.test_deck is None else [c.text for c in self.test_deck],
             "test_dealer": self.test_dealer,
@@ -189,7 +197,7 @@ class State:
             window=None if w is None else Window(w["player"], w["closes_at"]),
             final_left=list(raw["final_left"]),
             peek_ends_at=raw["peek_ends_at"],
-            last_round=copy.deepcopy(raw["last_round"]),
+            last_round=copy_last_round(raw["last_round"]),
             winners=list(raw["winners"]),
             test_deck=None if raw["test_deck"] is None else [
                 Card.parse(c) for c in raw["test_deck"]],

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from .cards import card_text
 from .clock import advance_in_place, next_deadline
 from .legality import legal_types
-from .state import GAME_OVER, PLAYING, ROUND_OVER, State
+from .state import GAME_OVER, PLAYING, ROUND_OVER, State, copy_last_round
 
 _HIDDEN = [None, None, None]
 
@@ -69,6 +68,6 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "discard_count": len(state.discard),
         "holding": holding,
         "legal": legal_types(state, seat, now),
-        "last_round": copy.deepcopy(state.last_round),
+        "last_round": copy_last_round(state.last_round),
         "winners": list(state.winners),
     }
