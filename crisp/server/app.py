@@ -31,6 +31,8 @@ from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
 
+SHUTDOWN_STEP_S = 5.0
+
 _HTTP_CODES = {
     400: "bad_request",
     403: "forbidden",
@@ -92,8 +94,11 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
                 await asyncio.gather(*(c.wait_closed(1.0) for c in conns))
                 await asyncio.sleep(0.05)  # let their handlers mark seats disconnected
             await scheduler.stop()
-            await hub.unsubscribe_all()
-            await store.close()
+            for step, what in ((hub.unsubscribe_all, "unsubscribing"), (store.close, "store")):
+                try:
+                    await asyncio.wait_for(step(), SHUTDOWN_STEP_S)
+                except Exception as exc:  # never let shutdown hang or fail
+                    log.warning("shutdown: %s failed: %r", what, exc)
 
     app = FastAPI(
         title="Crisp",

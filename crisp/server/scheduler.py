@@ -33,6 +33,7 @@ POLL_MS = 50
 LEASE_MS = 3000
 CLAIM_LIMIT = 100
 CONCURRENCY = 16
+STOP_TIMEOUT_S = 3.0
 
 
 class Scheduler:
@@ -50,6 +51,7 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self._sem = asyncio.Semaphore(CONCURRENCY)
         self._failing = False
+        self._stopping = False
 
     def notify(self, deadline_ms: int) -> None:
         """A room of this process got `deadline_ms`; wake up early if that is sooner."""
@@ -62,15 +64,23 @@ class Scheduler:
         self._task = asyncio.create_task(self._run(), name="crisp-scheduler")
 
     async def stop(self) -> None:
-        """Stop the background task."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        """Stop the background task (bounded: a swallowed cancellation cannot hang it)."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        task.cancel()
+        await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
+        if not task.done():
+            log.warning("scheduler did not stop within %.0f s", STOP_TIMEOUT_S)
+        elif not task.cancelled() and task.exception() is not None:
+            log.warning("scheduler ended with %r", task.exception())
 
     async def _run(self) -> None:
-        while True:
+        # Python 3.11's wait_for/timeout can lose a cancel() that races a timeout,
+        # so the loop also checks a flag.
+        while not self._stopping:
             try:
                 count = await self.tick()
                 if count >= CLAIM_LIMIT:
@@ -91,6 +101,8 @@ class Scheduler:
                 delay = 500
             self._sleep_until = now_ms() + delay
             self._wake.clear()
+            if self._stopping:
+                return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay / 1000)
 
