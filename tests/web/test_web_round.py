@@ -186,8 +186,12 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     assert [cards.nth(i).get_attribute("data-card") for i in range(3)] == ["5C", "2C", "3H"]
     expect(ben.get_by_test_id("next-round")).to_have_count(0)
     snap(ana, "round-end")
+    snap(ben, "round-end-guest")
 
-    # --- the host deals the next round
+    # --- R16.5: a player says they are ready (everyone sees it); the host deals
+    tap(ben, "ready-button")
+    expect(ben.get_by_test_id("ready-button")).to_be_disabled()
+    expect(ana.locator("[data-testid=scoreboard] tr[data-player=p2] .tag-ready")).to_have_count(1)
     tap(ana, "next-round")
     for page in (ana, ben, cy):
         wait_view(page, "v.round === 2 && (v.status === 'peek' || v.status === 'playing')")

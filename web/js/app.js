@@ -348,7 +348,7 @@ const act = {
   ready: () => {
     if (send({ type: 'ready' }, false)) {
       S.readyRound = S.view.round;
-      S.peeks = {};
+      if (S.view.status === 'peek') S.peeks = {};
       render();
     }
   },

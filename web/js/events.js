@@ -37,7 +37,10 @@ export function describe(ev, ctx) {
     case 'options':
       return { text: t('ev.options', { options: optionsText(ev.options || {}) }), flash: ['options'] };
     case 'round_started':
-      return { text: t('ev.round_started', { round: ev.round, dealer: ctx.name(ev.dealer) }), flash: [] };
+      return {
+        text: t(ev.dealer === ctx.you ? 'ev.round_started.you' : 'ev.round_started', { round: ev.round, dealer: ctx.name(ev.dealer) }),
+        flash: [],
+      };
     case 'peek':
       return { text: t('ev.peek', { slot: slot(ev.slot) }), flash: [slotKey(ev.player, ev.slot)] };
     case 'turn_started':

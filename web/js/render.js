@@ -292,24 +292,31 @@ function statusBar(ctx) {
     drawTimer(v, now));
 }
 
+function clockText(ms) {
+  const secs = Math.ceil(Math.max(0, ms) / 1000);
+  return { secs, text: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` };
+}
+
 function drawTimer(v, now) {
   const turn = v.turn;
   let text = '–';
   let label = t('timer.label');
-  let cls = 'timer';
-  let frac = null;
+  let low = false;
   if (turn && turn.draw_deadline) {
-    const left = Math.max(0, turn.draw_deadline - now);
-    const secs = Math.ceil(left / 1000);
-    text = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
-    label = t('timer.left', { count: secs });
-    if (left < 10000) cls += ' low';
-    if (v.options.draw_seconds) frac = Math.min(1, left / (v.options.draw_seconds * 1000));
+    const c = clockText(turn.draw_deadline - now);
+    text = c.text;
+    label = t('timer.left', { count: c.secs });
+    low = c.secs <= 10;
   } else if (turn) {
     text = '∞';
     label = t('timer.none');
+  } else if (v.status === 'peek' && v.peek_ends_at) {
+    // protocol addition: when the peek phase ends (R16.2)
+    const c = clockText(v.peek_ends_at - now);
+    text = c.text;
+    label = t('timer.peek', { count: c.secs });
   }
-  return h('div', { class: cls, 'data-testid': 'draw-timer', role: 'timer', 'aria-label': label, title: label },
+  return h('div', { class: `timer ${low ? 'low' : ''}`, 'data-testid': 'draw-timer', role: 'timer', 'aria-label': label, title: label },
     h('span', { class: 'timer-text' }, text));
 }
 
@@ -336,6 +343,7 @@ function seat(ctx, p) {
   if (dealer) tags.push(h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')));
   if (caller) tags.push(h('span', { class: 'tag tag-crisp' }, t('seat.crisp')));
   if (!p.connected) tags.push(h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`));
+  if (v.status === 'peek' && p.ready) tags.push(h('span', { class: 'tag tag-ready' }, `✓ ${t('seat.ready')}`));
   return h('div', {
     key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${p.connected ? '' : 'seat-off'} ${flash(ctx, `seat:${p.id}`)}`,
     'data-testid': `seat-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
@@ -411,7 +419,7 @@ function hintText(ctx) {
   const v = S.view;
   const turn = v.turn;
   const legal = v.legal;
-  if (v.status === 'peek') return S.readyRound === v.round ? t('hint.waitReady') : t('hint.peek');
+  if (v.status === 'peek') return isReady(S, v) ? t('hint.waitReady') : t('hint.peek');
   if (S.queen) return S.queen.mine ? t('hint.queenTarget') : t('hint.queenMine');
   if (canCrisp(v, now)) return t('hint.crisp');
   if (v.holding) {
@@ -483,10 +491,16 @@ function mine(ctx) {
     })));
 }
 
+/** This player has confirmed (players[].ready is a protocol addition; the local flag covers the wait for the answer). */
+function isReady(S, v) {
+  const me = playerById(v, v.you);
+  return S.readyRound === v.round || !!(me && me.ready);
+}
+
 function readyBar(ctx) {
   const { S, act } = ctx;
   const v = S.view;
-  const done = S.readyRound === v.round;
+  const done = isReady(S, v);
   return h('section', { class: 'actions ready' },
     h('button', {
       type: 'button', class: 'btn primary wide big', 'data-testid': 'ready-button',
@@ -586,7 +600,9 @@ function results(ctx) {
           const bonus = sum != null && score != null ? score - sum : 0;
           const win = winners.includes(p.id);
           return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
-            h('th', { scope: 'row' }, win ? '★ ' : '', p.name, lr.caller === p.id ? h('span', { class: 'tag tag-crisp' }, t('seat.crisp')) : null),
+            h('th', { scope: 'row' }, win ? '★ ' : '', p.name,
+              lr.caller === p.id ? h('span', { class: 'tag tag-crisp' }, t('seat.crisp')) : null,
+              !over && p.ready ? h('span', { class: 'tag tag-ready', title: t('seat.ready') }, '✓') : null),
             h('td', null, h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
               ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
               : h('span', { key: i, class: 'mini' }, '?')))),
@@ -595,11 +611,20 @@ function results(ctx) {
             h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, String(p.total)));
         })))),
     h('p', { class: 'note' }, t('score.limit', { n: v.options.limit })),
-    isHost
-      ? (over
-        ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'rematch', disabled: pending(ctx), onclick: act.rematch }, t('game.rematch'))
-        : h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'next-round', disabled: pending(ctx), onclick: act.nextRound }, t('round.next')))
-      : h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })),
+    isHost && over
+      ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'rematch', disabled: pending(ctx), onclick: act.rematch }, t('game.rematch'))
+      : null,
+    isHost && !over
+      ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'next-round', disabled: pending(ctx), onclick: act.nextRound }, t('round.next'))
+      : null,
+    // R16.5: the next round also starts when every player is ready
+    !isHost && !over
+      ? h('button', {
+        type: 'button', class: 'btn primary wide big', 'data-testid': 'ready-button',
+        disabled: isReady(S, v) || pending(ctx), onclick: act.ready,
+      }, isReady(S, v) ? t('round.readyDone') : t('round.ready'))
+      : null,
+    !isHost ? h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })) : null,
     logPanel(ctx));
 }
 
