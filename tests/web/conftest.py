@@ -145,9 +145,13 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+# What the browser itself logs about refused requests and failed sockets: the page
+# shows its own message for those, so they are not errors of the page.
+NETWORK_NOISE = ("Failed to load resource", "WebSocket connection to")
+
+
 def _console(page: Any, message: Any) -> None:
-    # A refused HTTP request is logged by the browser itself; the page shows its own message.
-    if message.type == "error" and "Failed to load resource" not in message.text:
+    if message.type == "error" and not message.text.startswith(NETWORK_NOISE):
         page.errors.append(f"console: {message.text}")
 
 

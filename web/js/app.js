@@ -448,5 +448,6 @@ async function boot() {
   route();
 }
 
-window.crisp = { state: S, clock }; // for debugging from the console; holds no peeked card after it expires
+// For the console and the browser tests: read-only looks at the state, the clock and the socket.
+window.crisp = { state: S, clock, socket: () => sock };
 boot();

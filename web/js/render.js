@@ -16,6 +16,9 @@ export function app(ctx) {
   return [
     header(ctx),
     S.menuOpen ? settingsPanel(ctx) : null,
+    S.screen === 'room' && S.view && (S.conn === 'reconnecting' || S.conn === 'connecting')
+      ? h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'))
+      : null,
     h('main', { id: 'main', class: `screen screen-${screenName(S)}` }, screen(ctx)),
     overlays(ctx),
   ];
@@ -193,7 +196,7 @@ function lobby(ctx) {
 function optionsPanel(ctx, isHost) {
   const { S, act } = ctx;
   const o = { ...S.view.options, ...(S.optionsDraft || {}) };
-  const dis = !isHost;
+  const dis = !isHost || S.conn !== 'open';
   const ds = o.draw_seconds == null ? 'none' : String(o.draw_seconds);
   return h('section', { class: `panel options ${flash(ctx, 'options')}`, 'aria-label': t('lobby.options') },
     h('h2', null, t('lobby.options')),
@@ -216,13 +219,14 @@ function optionsPanel(ctx, isHost) {
         onchange: (e) => act.setOption({ discard_draw: e.target.checked }),
       }),
       t('opt.discardDraw')),
-    dis ? h('p', { class: 'note' }, t('lobby.hostSets')) : null);
+    isHost ? null : h('p', { class: 'note' }, t('lobby.hostSets')));
 }
 
 // ---------------------------------------------------------------- the table
 
+/** Taps wait: for the answer to the last action, or for the connection to come back. */
 function pending(ctx) {
-  return ctx.local < ctx.S.pending;
+  return ctx.local < ctx.S.pending || ctx.S.conn !== 'open';
 }
 
 function flash(ctx, key) {

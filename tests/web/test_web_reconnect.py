@@ -1,0 +1,38 @@
+"""The network drops: the client says it is reconnecting, keeps taps from going
+nowhere, retries with backoff, and is back on its seat as soon as the network
+returns (the `online` event)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.browser_kit import open_seat, view
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> None:
+    host = server.post("/api/rooms", {"name": "Ana"})
+    server.post(f"/api/rooms/{host['code']}/players", {"name": "Ben"})
+    page = phone()
+    open_seat(page, server.base, host["code"], host)
+    status = page.get_by_test_id("connection-status")
+    expect(page.get_by_test_id("start-game")).to_be_enabled()
+
+    page.context.set_offline(True)
+    page.evaluate("() => window.crisp.socket().ws.close()")  # the connection drops
+    expect(status).to_have_attribute("data-state", "reconnecting")
+    expect(page.get_by_test_id("reconnecting")).to_contain_text("reconnecting")
+    expect(page.get_by_test_id("start-game")).to_be_disabled()
+    page.wait_for_timeout(1500)  # retries fail while offline: still reconnecting, same screen
+    expect(status).to_have_attribute("data-state", "reconnecting")
+    expect(page.get_by_test_id("room-code")).to_have_text(host["code"])
+
+    page.context.set_offline(False)  # the `online` event: reconnect at once
+    expect(status).to_have_attribute("data-state", "open", timeout=3000)
+    expect(page.get_by_test_id("reconnecting")).to_have_count(0)
+    expect(page.get_by_test_id("start-game")).to_be_enabled()
+    assert view(page)["you"] == host["player_id"]
