@@ -406,7 +406,8 @@ def simple_policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | No
     legal = v["legal"]
     if "ready" in legal and v["status"] == "peek":
         return {"type": "ready"}
-    if "crisp" in legal:
+    window = (v["crisp"] or {}).get("window")
+    if "crisp" in legal and window and window["closes_at"] > now:
         return {"type": "crisp"}
     holding = v["holding"]
     if holding is not None:
@@ -444,6 +445,11 @@ async def drive(
                 wait = min(wait, (turn["may_start_at"] - now) / 1000 + 0.002)
         with contextlib.suppress(AssertionError):
             await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed or until(q), wait)
+        if len(p.frames) > seen and p.frames[-1]["type"] == "error":
+            # refused (e.g. a window that just closed): wait for news instead of retrying
+            ups = len(p.updates)
+            with contextlib.suppress(AssertionError):
+                await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed or until(q), 0.1)
 
 
 def finished(statuses: tuple[str, ...]) -> Callable[[Player], bool]:
