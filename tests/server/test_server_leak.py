@@ -186,7 +186,8 @@ def random_policy(rng: random.Random, host: bool) -> Callable[..., dict[str, Any
             return {"type": "ready"} if "ready" in legal else None
         if status != "playing":
             return None
-        if "crisp" in legal and rng.random() < 0.25:
+        window = (v["crisp"] or {}).get("window")
+        if "crisp" in legal and window and window["closes_at"] > now and rng.random() < 0.25:
             return {"type": "crisp"}
         if v["holding"] is not None:
             options = [k for k in legal if k in ("swap", "discard", "jack", "queen", "king")]
@@ -237,6 +238,10 @@ async def play_seat(
         wait = 1.0 if action is not None else 0.05
         with contextlib.suppress(AssertionError):
             await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, wait)
+        if len(p.frames) > seen and p.frames[-1]["type"] == "error":
+            ups = len(p.updates)
+            with contextlib.suppress(AssertionError):
+                await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed, 0.05)
         assert not p.closed, f"{seat.pid} closed {p.close_code}"
 
 
