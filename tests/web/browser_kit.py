@@ -120,9 +120,11 @@ def assert_no_horizontal_scroll(page: Page) -> None:
 
 
 def snap(page: Page, name: str, full_page: bool = False) -> None:
-    """Save a screenshot under test-artifacts/ (after checking the width): the
-    phone's screen as it is, or with `full_page` the whole scrolled page."""
+    """Save a screenshot under test-artifacts/, after checking the layout (no
+    sideways scroll, touch targets of 44 px): the phone's screen as it is, or
+    with `full_page` the whole scrolled page."""
     assert_no_horizontal_scroll(page)
+    assert_touch_targets(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
@@ -164,3 +166,25 @@ def ready_up(page: Page) -> None:
     """In the peek phase (R16.2), tap "ready" if the phase has not ended yet."""
     wait_view(page, "v.status === 'peek' || v.status === 'playing'")
     click_if_enabled(page, "ready-button")
+
+
+def assert_touch_targets(page: Page, minimum: float = 44) -> None:
+    """Every visible control (button, select, link, text field, summary, and the
+    label of a checkbox) is at least `minimum` CSS pixels wide and high."""
+    small = page.evaluate(
+        """(min) => {
+          const out = [];
+          const els = document.querySelectorAll(
+            'button, select, a[href], summary, input[type=text], label:has(input[type=checkbox])');
+          for (const el of els) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+            if (r.width < min - 0.5 || r.height < min - 0.5) {
+              out.push(`${el.dataset.testid || el.className || el.tagName} ${r.width}x${r.height}`);
+            }
+          }
+          return out;
+        }""",
+        minimum,
+    )
+    assert small == [], f"touch targets under {minimum} px: {small}"

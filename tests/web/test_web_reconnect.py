@@ -1,15 +1,16 @@
 """The network drops: the client says it is reconnecting, keeps taps from going
 nowhere, retries with backoff, and is back on its seat as soon as the network
-returns (the `online` event)."""
+returns (the `online` event). A token the server refuses (4401) is forgotten."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser_kit import open_seat, view
+from tests.web.browser_kit import open_seat, seat_key, view
 
 pytestmark = pytest.mark.browser
 
@@ -36,3 +37,17 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
     expect(page.get_by_test_id("reconnecting")).to_have_count(0)
     expect(page.get_by_test_id("start-game")).to_be_enabled()
     assert view(page)["you"] == host["player_id"]
+
+
+def test_a_refused_token_is_forgotten_and_the_join_form_comes_back(server: Any, phone: Any) -> None:
+    host = server.post("/api/rooms", {"name": "Ana"})
+    code = host["code"]
+    page = phone()
+    stale = {"token": "not-a-valid-token-" + "x" * 20, "player_id": "p2"}
+    page.goto(server.base + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [seat_key(code), json.dumps(stale)])
+    page.goto(f"{server.base}/r/{code}")  # hello is refused with 4401
+    expect(page.get_by_test_id("room-code-input")).to_have_value(code)
+    expect(page.get_by_test_id("join-room")).to_be_visible()
+    expect(page.locator(".note.warn")).to_contain_text("no longer valid")
+    assert page.evaluate("(k) => localStorage.getItem(k)", seat_key(code)) is None

@@ -111,7 +111,6 @@ async function lookUp(code) {
     const info = await api.roomInfo(code);
     if (S.screen === 'home' && api.normalizeCode(currentCodeInput() || S.homeCode) === info.code) {
       S.homeInfo = info;
-      if (!S.homeError) S.homeError = null;
       render();
     }
   } catch (e) {
