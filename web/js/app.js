@@ -99,7 +99,7 @@ function leaveSocket() {
 function showHome(code, error = null) {
   leaveSocket();
   Object.assign(S, {
-    screen: 'home', code: null, seat: null, view: null, conn: 'idle', homeCode: code || '',
+    screen: 'home', code: null, view: null, conn: 'idle', homeCode: code || '',
     homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
   });
   render();
@@ -126,7 +126,7 @@ function enterRoom(code) {
   leaveSocket();
   const seat = loadSeat(code);
   Object.assign(S, {
-    screen: 'room', code, seat, view: null, seq: 0, log: [], peeks: {}, flashes: {}, queen: null,
+    screen: 'room', code, view: null, log: [], peeks: {}, flashes: {}, queen: null,
     pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
   });
   names.clear();
@@ -174,7 +174,6 @@ function onMessage(msg) {
   clock.sample(msg.now);
   const prev = S.view;
   const view = msg.view;
-  S.seq = msg.seq;
   for (const p of view.players) names.set(p.id, p.name);
   S.view = view;
   S.pending = 0;
@@ -262,7 +261,7 @@ function currentCodeInput() {
 function readName() {
   const el = nameInput();
   const name = el ? el.value.trim() : '';
-  if (!name || name.length > 20) {
+  if (!name || [...name].length > 20) { // 1 to 20 characters (code points), as the server counts
     toast(t('error.bad_name'));
     if (el) el.focus();
     return null;

@@ -22,10 +22,3 @@ export function short(card) {
 export function cardName(card) {
   return t('card.name', { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }
-/** Points of a card in a hand (R1.3). */
-export function points(card) {
-  const r = card[0];
-  if (r === 'A') return 1;
-  if ('TJQK'.includes(r)) return 10;
-  return Number(r);
-}

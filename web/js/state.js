@@ -80,14 +80,14 @@ export function initialState() {
   return {
     screen: 'loading', // loading | home | room
     code: null, // room code of the seat in use
-    seat: null, // {token, player_id}
+    homeName: '', // name pre-filled on the home form
     homeCode: '', // code pre-filled on the join form
+    lastRoom: null, // a room with a stored seat, offered as "Back to room"
     homeInfo: null, // GET /api/rooms/{code} result for the join form
     homeError: null,
     busy: false,
     conn: 'idle', // idle | connecting | open | reconnecting | replaced
-    view: null,
-    seq: 0,
+    view: null, // the latest view (protocol.md), whole
     log: [], // [{id, text}] newest last, no hidden cards in it
     peeks: {}, // slot -> {card, until, phase}; memory only, a few seconds
     flashes: {}, // highlight key -> until (ms, local clock)
