@@ -40,7 +40,7 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
         s.stop()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def backend(request: pytest.FixtureRequest) -> str | None:
     """The store URL: None (memory) or the test redis-server (flushed)."""
     if request.param == "redis":

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 
 from crisp.server.codes import ALPHABET
 from tests.server.kit import Player, ThreadServer, create_room, deck, join_room
@@ -156,6 +157,7 @@ async def test_health_and_readiness(server: ThreadServer) -> None:
         assert r.status_code == 200 and r.json() == {"status": "ready"}
 
 
+@pytest.mark.redis
 async def test_readyz_is_503_when_redis_is_gone(spawn_server: Callable[..., ThreadServer]) -> None:
     redis = start_redis()
     try:

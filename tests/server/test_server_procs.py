@@ -30,6 +30,8 @@ from tests.server.kit import (
     simple_policy,
 )
 
+pytestmark = pytest.mark.redis
+
 SCRIPT = deck("AS", "TH", "2S", "9H", "3S", "8H", "JD", "QD", "KD", "4C", "5C", "7C")
 
 

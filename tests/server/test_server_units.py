@@ -222,7 +222,7 @@ def test_client_messages() -> None:
 # ---------------------------------------------------------------- rooms service, scheduler
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
     url = request.getfixturevalue("redis_url") if request.param == "redis" else None
     s = create_store(url, idle_ttl_s=600)
