@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import crisp
 from crisp.store import StoreUnavailable, create_store
@@ -32,6 +33,7 @@ from .ws import websocket_endpoint
 log = logging.getLogger("crisp.server")
 
 SHUTDOWN_STEP_S = 5.0
+MAX_BODY_BYTES = 16 * 1024
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -51,6 +53,35 @@ def web_dir_for(settings: Settings) -> Path | None:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies over `limit` bytes with 413 `too_large` (JSON)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            await _error(413, "too_large", "request body too large")(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise ApiError(413, "too_large", "request body too large")
+            return message
+
+        await self.app(scope, limited, send)
 
 
 def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = None) -> FastAPI:
@@ -108,6 +139,7 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
     app.state.settings = settings
 
     if settings.allowed_origins:

@@ -78,6 +78,8 @@ async def test_missing_or_malformed_bodies(server: ThreadServer) -> None:
         assert_error(await c.post("/api/rooms", content=b"{not json"), 422, "bad_request")
         assert_error(await c.post("/api/rooms", json=["Ana"]), 422, "bad_request")
         assert_error(await c.post("/api/rooms"), 422, "bad_request")
+        big = {"name": "Ana", "padding": "x" * 100_000}
+        assert_error(await c.post("/api/rooms", json=big), 413, "too_large")
 
 
 async def test_join_room(server: ThreadServer) -> None:
