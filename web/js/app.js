@@ -46,6 +46,14 @@ function render() {
       lastScreen = screen;
       window.scrollTo(0, 0);
     }
+    // Your turn at a crowded table: bring the stock and your cards into view.
+    if (S.scrollToPiles) {
+      S.scrollToPiles = false;
+      const piles = document.querySelector('.piles');
+      if (piles && piles.getBoundingClientRect().bottom > window.innerHeight - 140) {
+        piles.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      }
+    }
   });
 }
 
@@ -207,14 +215,17 @@ function handleEvent(ev, view) {
     const dur = view.status === 'peek' ? PEEK_PHASE_MS : PEEK_MS;
     S.peeks[ev.slot] = { card: ev.card, from: local, until: local + dur };
   }
-  if (ev.kind === 'turn_started' && ev.player === you) yourTurn(S.settings);
+  if (ev.kind === 'turn_started' && ev.player === you) {
+    yourTurn(S.settings);
+    S.scrollToPiles = true;
+  }
   if (ev.kind === 'crisp') {
     S.banner = { text: ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: name(ev.player) }), until: local + 2500 };
   }
   const d = describe(ev, { you, name });
   // Someone else's Queen took one of your cards: say it big, it changes what you know.
   if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
-    S.banner = { text: d.text, until: local + 3500 };
+    S.banner = { text: d.text, until: local + 3000 };
   }
   if (d.text) {
     S.log.push({ id: ++logId, text: d.text });

@@ -16,12 +16,20 @@ export function app(ctx) {
   return [
     header(ctx),
     S.menuOpen ? settingsPanel(ctx) : null,
-    S.screen === 'room' && S.view && (S.conn === 'reconnecting' || S.conn === 'connecting')
-      ? h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'))
-      : null,
+    inTable(S) ? null : offlineStrip(S),
     h('main', { id: 'main', class: `screen screen-${screenName(S)}` }, screen(ctx)),
     overlays(ctx),
   ];
+}
+
+function inTable(S) {
+  return S.screen === 'room' && !!S.view && (S.view.status === 'peek' || S.view.status === 'playing');
+}
+
+/** Shown while a room's connection is being re-established (the seat is kept). */
+function offlineStrip(S) {
+  if (S.screen !== 'room' || !S.view || (S.conn !== 'reconnecting' && S.conn !== 'connecting')) return null;
+  return h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'));
 }
 
 function screenName(S) {
@@ -263,8 +271,7 @@ function table(ctx) {
   const v = S.view;
   const peekPhase = v.status === 'peek';
   return h('div', { class: 'table' },
-    statusBar(ctx),
-    crispInfo(ctx),
+    h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx), crispInfo(ctx)),
     h('section', { class: 'opponents', 'aria-label': t('table.opponents') }, opponents(v).map((p) => seat(ctx, p))),
     center(ctx),
     hintLine(ctx),
@@ -343,8 +350,8 @@ function seat(ctx, p) {
   const caller = v.crisp && v.crisp.caller === p.id;
   const choosing = !!S.queen && !pending(ctx);
   const tags = [];
-  if (turn) tags.push(h('span', { class: 'tag tag-turn' }, t('seat.turn')));
-  if (dealer) tags.push(h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')));
+  // The dealer matters for who starts: shown while the cards are dealt and looked at.
+  if (dealer && v.status === 'peek') tags.push(h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')));
   if (caller) tags.push(h('span', { class: 'tag tag-crisp' }, t('seat.crisp')));
   if (!p.connected) tags.push(h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`));
   if (v.status === 'peek' && p.ready) tags.push(h('span', { class: 'tag tag-ready' }, `✓ ${t('seat.ready')}`));
@@ -353,9 +360,11 @@ function seat(ctx, p) {
     'data-testid': `seat-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
   },
   h('div', { class: 'seat-head' },
-    h('span', { class: 'seat-name' }, p.name),
-    h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total)),
-    tags.length ? h('span', { class: 'tags' }, tags) : null),
+    h('div', { class: 'seat-line' },
+      turn ? h('span', { class: 'turn-mark', title: t('seat.turn'), 'aria-label': t('seat.turn') }, '▶') : null,
+      h('span', { class: 'seat-name' }, p.name),
+      h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total))),
+    tags.length ? h('div', { class: 'tags' }, tags) : null),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
     return h('button', {

@@ -100,6 +100,7 @@ export function initialState() {
     readyRound: null, // round for which "ready" was sent
     settings: loadSettings(),
     menuOpen: false,
+    scrollToPiles: false, // set when your turn starts: the next render scrolls the stock into view
   };
 }
 
