@@ -129,8 +129,10 @@ def server() -> Iterator[Server]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Headless Chromium, one per test module (Playwright's sync API runs its own
+    event loop while it is open: kept short so it never meets other tests' loops)."""
     if not Path(CHROMIUM).exists():
         _missing(f"Chromium not found at {CHROMIUM}")
     try:

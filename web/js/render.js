@@ -8,9 +8,10 @@ import { canDraw, canDrawDiscard, canCrisp, playerById } from './state.js';
 import { qrSvg } from './qr.js';
 import { slotKey } from './events.js';
 
-/** Everything a screen needs: state, clocks and the action callbacks. */
-// ctx = {S, now (server clock ms), local (Date.now()), act}
-
+/**
+ * The whole page. `ctx` is everything a screen needs:
+ * {S: the state, now: server clock (ms), local: Date.now(), act: the tap handlers}.
+ */
 export function app(ctx) {
   const { S } = ctx;
   return [
@@ -63,7 +64,7 @@ function header(ctx) {
 }
 
 function connStatus(S) {
-  const state = S.conn === 'open' ? 'open' : S.conn;
+  const state = S.conn;
   const icon = { open: '●', connecting: '◌', reconnecting: '↻', replaced: '⊘', idle: '◌' }[state] || '◌';
   return h('span', {
     class: `conn conn-${state}`, 'data-testid': 'connection-status', 'data-state': state,
