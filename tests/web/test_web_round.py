@@ -127,6 +127,9 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     # --- turn 2, Ben: stock, swap into his middle
     wait_turn(ben, "p2")
     assert draw_from_stock(ben) == "2D"
+    expect(ana.get_by_test_id("holding")).to_have_attribute("aria-label", re.compile("Ben"))
+    expect(ana.get_by_test_id("holding")).to_have_attribute("data-card", "")  # R4.1: face down
+    assert "2D" not in ana.content() and "2♦" not in ana.content()
     snap(ben, "turn-holding")
     tap(ben, "my-slot-middle")
     for page in (ana, ben, cy):
@@ -144,6 +147,7 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     wait_turn(cy, "p3")
     tap(cy, "discard-pile")
     wait_view(cy, "v.holding === '8S'")
+    expect(ana.get_by_test_id("holding")).to_have_attribute("data-card", "8S")  # public (R16.4)
     expect(cy.get_by_test_id("action-discard")).to_be_disabled()
     expect(ana.get_by_test_id("log")).to_contain_text("Cy took 8♠ from the discard pile")
     tap(cy, "my-slot-left")

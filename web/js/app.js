@@ -211,6 +211,7 @@ function handleEvent(ev, view) {
     S.banner = null; // the results screen says it all
     S.readyRound = null;
   }
+  if (ev.kind === 'drew') S.publicHolding = ev.source === 'discard' ? { player: ev.player, card: ev.card } : null;
   if (ev.kind === 'peek' && ev.player === you && ev.card) {
     const dur = view.status === 'peek' ? PEEK_PHASE_MS : PEEK_MS;
     S.peeks[ev.slot] = { card: ev.card, from: local, until: local + dur };

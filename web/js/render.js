@@ -395,10 +395,14 @@ function center(ctx) {
       'aria-label': t('holding.yours', { card: cardName(v.holding) }),
     }, cardContent(v.holding));
   } else if (turn && turn.drawn_from && turn.player !== v.you) {
+    // A card taken from the discard pile is public (R16.4); one from the stock is not.
+    const seen = turn.drawn_from === 'discard' && S.publicHolding && S.publicHolding.player === turn.player
+      ? S.publicHolding.card : null;
     holding = h('div', {
-      class: cardClass(null, `big holding ${flash(ctx, 'holding')}`), 'data-testid': 'holding', role: 'img',
-      'aria-label': t('holding.someone', { name: nameOf(v, turn.player) }),
-    }, cardContent(null));
+      class: cardClass(seen, `big holding ${flash(ctx, 'holding')}`), 'data-testid': 'holding', role: 'img',
+      'data-card': seen || '',
+      'aria-label': t('holding.someone', { name: nameOf(v, turn.player) }) + (seen ? `: ${cardName(seen)}` : ''),
+    }, cardContent(seen));
   } else {
     holding = h('div', { class: 'card big empty holding', 'data-testid': 'holding', role: 'img', 'aria-label': t('holding.none') });
   }
@@ -481,7 +485,7 @@ function mine(ctx) {
   return h('section', { class: `me ${myTurn ? 'seat-turn' : ''}`, 'aria-label': t('table.yourCards') },
     h('div', { class: 'me-head' },
       h('span', { class: 'seat-name' }, `${me.name} (${t('lobby.you')})`),
-      v.dealer === v.you ? h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')) : null,
+      v.dealer === v.you && v.status === 'peek' ? h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')) : null,
       v.crisp && v.crisp.caller === v.you ? h('span', { class: 'tag tag-crisp' }, t('seat.crisp')) : null,
       h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: me.total }) }, String(me.total))),
     h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {

@@ -96,6 +96,7 @@ export function initialState() {
     queen: null, // {mine: slot|null, target: {player, slot}|null} while choosing
     optionsDraft: null, // options the host just changed, until the room confirms them
     crispWindow: null, // {closes_at, total}: this player's open crisp window, for its bar
+    publicHolding: null, // {player, card}: a card someone took from the discard pile (public)
     pending: 0, // local time until which taps wait for the answer to a sent action
     readyRound: null, // round for which "ready" was sent
     settings: loadSettings(),
