@@ -20,11 +20,14 @@ import crisp
 from crisp.store import StoreUnavailable, create_store
 
 from .api import router
-from .connection import CLOSE_GOING_AWAY
+from .connection import CLOSE_RESTART
 from .context import ServerContext
 from .errors import ApiError
-from .hooks import NOOP_HOOKS, ServerHooks
+from .hooks import ServerHooks
 from .hub import Hub
+from .logs import fields
+from .metrics import CONTENT_TYPE, PrometheusHooks
+from .observed import ObservedStore
 from .rooms import Rooms
 from .scheduler import Scheduler
 from .settings import Settings
@@ -85,14 +88,17 @@ class BodyLimit:
 
 
 def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = None) -> FastAPI:
-    """Build the app. Settings default to the `CRISP_*` environment."""
+    """Build the app. Settings default to the `CRISP_*` environment; hooks default to
+    a `PrometheusHooks` with its own registry, served at `GET /metrics` (other hooks:
+    `/metrics` answers 404)."""
     settings = settings or Settings()
-    the_hooks = hooks or NOOP_HOOKS
+    the_hooks = hooks if hooks is not None else PrometheusHooks()
     web_dir = web_dir_for(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
+        inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
+        store = ObservedStore(inner, the_hooks)
         await store.start()
         scheduler = Scheduler(store)
         rooms = Rooms(
@@ -120,10 +126,13 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         try:
             yield
         finally:
-            conns = hub.close_all(CLOSE_GOING_AWAY, "server shutting down")
+            # uvicorn has already closed every socket with 1012 and waited for their
+            # handlers (timeout_graceful_shutdown); close any left the same way.
+            log.info("crisp server stopping", extra=fields(event="shutdown"))
+            conns = hub.close_all(CLOSE_RESTART, "server restarting")
             if conns:
                 await asyncio.gather(*(c.wait_closed(1.0) for c in conns))
-                await asyncio.sleep(0.05)  # let their handlers mark seats disconnected
+                await asyncio.sleep(0.05)  # let their handlers finish
             await scheduler.stop()
             for step, what in ((hub.unsubscribe_all, "unsubscribing"), (store.close, "store")):
                 try:
@@ -184,6 +193,17 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
 
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
+
+    async def metrics(request: Request) -> Response:
+        ctx: ServerContext = request.app.state.ctx
+        if not isinstance(ctx.hooks, PrometheusHooks):
+            return _error(404, "not_found", "metrics are not enabled")
+        await ctx.hooks.refresh(ctx.store, ctx.hub.connection_count)
+        return Response(
+            ctx.hooks.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"}
+        )
+
+    app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
 
     async def index() -> Response:
         if web_dir is None or not (web_dir / "index.html").is_file():

@@ -10,10 +10,12 @@ sent are skipped (stale or duplicate).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +25,14 @@ from crisp import engine
 from crisp.engine import State
 
 from .clock import now_ms
+from .hooks import NOOP_HOOKS, ServerHooks
 from .messages import error_message
 from .roomdoc import Change
 
 log = logging.getLogger("crisp.server.connection")
 
 MAX_QUEUE = 512
+MAX_MARKS = 32  # accepted actions awaiting their update, per socket
 
 # Close codes (documented in docs/protocol-additions.md).
 CLOSE_BAD_HELLO = 4401
@@ -40,6 +44,7 @@ CLOSE_TOO_BIG = 1009
 CLOSE_TOO_SLOW = 1013
 CLOSE_TRY_LATER = 1013
 CLOSE_GOING_AWAY = 1001
+CLOSE_RESTART = 1012
 
 
 @dataclass(frozen=True)
@@ -58,16 +63,28 @@ class _Close:
     reason: str
 
 
+@dataclass(frozen=True)
+class _Mark:
+    """An accepted action waiting for its update (for the latency hook)."""
+
+    kind: str
+    received: float  # time.perf_counter() when its message arrived
+    version: int  # the state version its save produced
+
+
 _Item = Change | _Snapshot | _Text | _Close
 
 
 class Connection:
     """A socket that passed hello and holds seat `pid` in room `code`."""
 
-    def __init__(self, ws: WebSocket, code: str, pid: str) -> None:
+    def __init__(
+        self, ws: WebSocket, code: str, pid: str, hooks: ServerHooks = NOOP_HOOKS
+    ) -> None:
         self.ws = ws
         self.code = code
         self.pid = pid
+        self.hooks = hooks
         self.id = secrets.token_hex(8)
         self.n: int | None = None  # this connection's number for the seat, once saved
         self.seq = 0
@@ -75,7 +92,9 @@ class Connection:
         self.started = False
         self.pending: list[Change] = []
         self.end_reason: str | None = None  # replaced | kicked | room_gone | ...
-        self.close_code: int | None = None
+        self.close_code: int | None = None  # the code this server closed with
+        self.peer_close_code: int | None = None  # the code of a close it received
+        self._marks: collections.deque[_Mark] = collections.deque(maxlen=MAX_MARKS)
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -110,6 +129,26 @@ class Connection:
     @property
     def closing(self) -> bool:
         return self.close_code is not None
+
+    @property
+    def final_close_code(self) -> int | None:
+        """The close code that ended this socket: ours if we closed it, else the peer's
+        (1012 when uvicorn closed it at shutdown, 1006 for a dropped connection)."""
+        return self.close_code if self.close_code is not None else self.peer_close_code
+
+    # ---- action -> update latency ----
+
+    def action_saved(self, kind: str, received: float, version: int) -> None:
+        """An action whose message arrived at `received` (perf_counter) was saved as
+        state `version`; report its latency once an update that new has been sent."""
+        mark = _Mark(kind, received, version)
+        if self.last_version >= version:  # the update went out before the save returned
+            self._report(mark)
+        else:
+            self._marks.append(mark)
+
+    def _report(self, mark: _Mark) -> None:
+        self.hooks.action_update(self.code, mark.kind, time.perf_counter() - mark.received)
 
     def _put(self, item: _Item) -> None:
         if self.closing:
@@ -179,3 +218,5 @@ class Connection:
         self.last_version = int(state.version)
         payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}
         await self.ws.send_text(json.dumps(payload, separators=(",", ":")))
+        while self._marks and self._marks[0].version <= self.last_version:
+            self._report(self._marks.popleft())

@@ -26,13 +26,19 @@ class ServerHooks:
         """A websocket passed hello and now holds a seat."""
 
     def ws_closed(self, code: str, player: str | None, close_code: int | None) -> None:
-        """A websocket ended (player None if it never passed hello)."""
+        """A websocket that passed hello ended, with the close code the server sent,
+        else the one the client sent (1006: the connection dropped without one;
+        1012: the server is restarting)."""
 
     def ws_refused(self, reason: str) -> None:
         """A websocket was refused before or at hello: origin, hello_timeout, bad_hello."""
 
     def action(self, code: str, kind: str, seconds: float, error: str | None) -> None:
         """A client action was handled (error = the error code sent back, or None)."""
+
+    def action_update(self, code: str, kind: str, seconds: float) -> None:
+        """The update for an accepted action left on the actor's socket, `seconds` after
+        the action's message was received."""
 
     def error_sent(self, code: str) -> None:
         """An `error` message was sent on a websocket (bad_message, rate_limited, ...)."""
@@ -44,7 +50,11 @@ class ServerHooks:
         """A compare-and-set save lost a race and is being retried."""
 
     def timer_fired(self, code: str, lateness_ms: int) -> None:
-        """The scheduler advanced a room whose deadline was `lateness_ms` ago."""
+        """The scheduler applied a room's deadline `lateness_ms` after it was due."""
+
+    def store_op(self, op: str, seconds: float, ok: bool) -> None:
+        """A store call (`load`, `save`, `claim_due`, ...) took `seconds`; `ok` is False
+        if it failed (StoreUnavailable or another error; for `ping`, no answer)."""
 
 
 NOOP_HOOKS = ServerHooks()

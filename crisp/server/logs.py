@@ -1,7 +1,12 @@
 """Logging setup: plain text or one JSON object per line (`CRISP_LOG_FORMAT`).
 
 Nothing logged by the server contains a token: sockets log room codes and player
-ids only, and request bodies are never logged.
+ids only, and neither request bodies nor client messages are ever logged. uvicorn
+stays at `info` even with `CRISP_LOG_LEVEL=debug`, because at `debug` it logs
+websocket frames, and a `hello` frame carries a token.
+
+Lines about a room carry structured fields (`fields()`): in JSON, `room`,
+`event`, `player`, ... next to `msg`; in text, the message names the room.
 """
 
 from __future__ import annotations
@@ -14,10 +19,18 @@ from typing import Any
 from .settings import Settings
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+FIELDS_ATTR = "crisp_fields"
+
+
+def fields(room: str | None = None, event: str | None = None, **more: Any) -> dict[str, Any]:
+    """`extra=` for a log call: structured fields (None values are left out)."""
+    values = {"room": room, "event": event, **more}
+    return {FIELDS_ATTR: {k: v for k, v in values.items() if v is not None}}
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per record: ts, level, logger, msg (+ exc)."""
+    """One JSON object per record: ts, level, logger, msg, the record's `fields()`
+    (room, event, player, ...) and exc (a traceback) if any."""
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -27,9 +40,13 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
+        extra = getattr(record, FIELDS_ATTR, None)
+        if isinstance(extra, dict):
+            for key, value in extra.items():
+                out.setdefault(key, value)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
+        return json.dumps(out, ensure_ascii=False, default=str)
 
 
 def uvicorn_level(settings: Settings) -> str:
@@ -39,7 +56,9 @@ def uvicorn_level(settings: Settings) -> str:
 
 
 def log_config(settings: Settings) -> dict[str, Any]:
-    """A `logging.config.dictConfig` dict for uvicorn and the `crisp` loggers."""
+    """A `logging.config.dictConfig` dict for uvicorn, the `crisp` loggers and the root
+    logger (asyncio, warnings and libraries, at `warning`), all through one formatter so
+    that every line of a JSON log is JSON."""
     formatter: dict[str, Any] = (
         {"()": "crisp.server.logs.JsonFormatter"}
         if settings.log_format == "json"
@@ -63,5 +82,7 @@ def log_config(settings: Settings) -> dict[str, Any]:
             "uvicorn": {"handlers": ["default"], "level": server_level, "propagate": False},
             "uvicorn.error": {"level": server_level},
             "uvicorn.access": {"handlers": ["default"], "level": server_level, "propagate": False},
+            "py.warnings": {"handlers": ["default"], "level": "WARNING", "propagate": False},
         },
+        "root": {"handlers": ["default"], "level": "WARNING"},
     }

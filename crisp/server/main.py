@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Any
 
@@ -27,6 +28,7 @@ def load_or_exit(**overrides: Any) -> Settings:
 def run(host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
     """Serve Crisp. Arguments override CRISP_HOST / CRISP_PORT / CRISP_WORKERS."""
     settings = load_or_exit(host=host, port=port, workers=workers)
+    logging.captureWarnings(True)  # Python warnings go through the log format too
     uvicorn.run(
         APP_FACTORY,
         factory=True,

@@ -24,6 +24,7 @@ from .clock import now_ms
 from .codes import MIN_LEN, find_seat, hash_token, new_code, new_token
 from .errors import RoomBusy, RoomNotFound, SeatGone
 from .hooks import NOOP_HOOKS, ServerHooks
+from .logs import fields
 from .roomdoc import ConnRef, RoomDoc, change_message
 
 log = logging.getLogger("crisp.server.rooms")
@@ -128,6 +129,10 @@ class Rooms:
             )
             if await self.store.create(code, doc.dumps(), engine.next_deadline(state)):
                 self.hooks.room_created(code)
+                log.info(
+                    "room %s: created by %s", code, host,
+                    extra=fields(code, "room_created", player=host),
+                )
                 return Seat(code, host, token)
             tries += 1
             if tries >= CODE_TRIES_PER_LENGTH and length < 6:
@@ -191,8 +196,9 @@ class Rooms:
 
     # ---- game actions and timers ----
 
-    async def act(self, code: str, pid: str, action: dict[str, Any]) -> None:
-        """Apply a client action (raises IllegalAction, RoomNotFound, SeatGone, RoomBusy).
+    async def act(self, code: str, pid: str, action: dict[str, Any]) -> int | None:
+        """Apply a client action (raises IllegalAction, RoomNotFound, SeatGone, RoomBusy);
+        returns the state version it was saved as.
 
         Players the action removed (kick) lose their seat token.
         """
@@ -207,7 +213,8 @@ class Rooms:
             conns = {k: v for k, v in doc.conns.items() if k in present}
             return Outcome(doc.with_(state=state, seats=seats, conns=conns), list(events))
 
-        await self.mutate(code, fn)
+        out = await self.mutate(code, fn)
+        return None if out is None else int(out.doc.state.version)
 
     async def advance(self, code: str) -> None:
         """Apply whatever fell due in a room (called by the scheduler)."""
@@ -215,7 +222,7 @@ class Rooms:
         def fn(doc: RoomDoc, now: int) -> Outcome:
             due = engine.next_deadline(doc.state)
             state, events = engine.advance(doc.state, now)
-            if events and due is not None:
+            if due is not None and state.version != doc.state.version:
                 self.hooks.timer_fired(code, max(0, now - due))
             return Outcome(doc.with_(state=state), list(events))
 
@@ -266,8 +273,51 @@ class Rooms:
             if saved is not None:
                 if deadline is not None and self.on_deadline is not None:
                     self.on_deadline(deadline)
-                return None if unchanged else out
+                if unchanged:
+                    return None
+                assert out is not None
+                _log_events(code, new_doc, out.events)
+                return out
             self.hooks.save_conflict(code)
             await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise RoomBusy(code)
 
+
+
+_PLAYER_EVENTS = {
+    "joined": ("player_joined", "joined"),
+    "left": ("player_kicked", "was kicked"),
+    "timeout": ("timeout", "ran out of time"),
+}
+
+
+def _log_events(code: str, doc: RoomDoc, events: list[Event]) -> None:
+    """One log line per event worth an operator's attention (after its save)."""
+    for ev in events:
+        data = ev.data
+        who = data.get("player")
+        level, name, text, more = logging.DEBUG, "", "", dict[str, Any]()
+        if ev.kind in ("joined", "left", "timeout"):
+            name, verb = _PLAYER_EVENTS[ev.kind]
+            level = logging.DEBUG if ev.kind == "timeout" else logging.INFO
+            text, more = f"{who} {verb}", {"player": who}
+        elif ev.kind == "round_started":
+            rnd = data.get("round")
+            if rnd == 1:
+                level, name = logging.INFO, "game_started"
+                text = f"game started with {len(doc.state.players)} players"
+            else:
+                name, text = "round_started", f"round {rnd} started"
+            more = {"round": rnd}
+        elif ev.kind == "round_over":
+            level, name = logging.INFO, "round_over"
+            more = {"round": doc.state.round, "caller": data.get("caller"),
+                    "totals": data.get("totals")}
+            text = f"round {more['round']} over (caller {more['caller']}, totals {more['totals']})"
+        elif ev.kind == "game_over":
+            level, name = logging.INFO, "game_over"
+            more = {"winners": data.get("winners"), "totals": data.get("totals")}
+            text = f"game over (winners {more['winners']})"
+        else:
+            continue
+        log.log(level, "room %s: %s", code, text, extra=fields(code, name, **more))

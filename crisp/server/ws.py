@@ -6,6 +6,11 @@ connection is recorded and the seat marked connected through the engine; the
 first update carries the full view and no events. Then each client message is
 size-checked, rate-limited, validated (pydantic) and applied through the rooms
 service. Nothing a client sends can crash the connection or the room.
+
+When the server stops, uvicorn closes every socket with 1012 (service restart;
+clients reconnect at once) and the handler leaves the seat's presence as it is:
+the client is expected back within seconds, and marking it disconnected meanwhile
+could end a peek phase early (R16.2) for a restart alone.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from .connection import (
     CLOSE_BAD_HELLO,
     CLOSE_KICKED,
     CLOSE_RATE,
+    CLOSE_RESTART,
     CLOSE_ROOM_GONE,
     CLOSE_TOO_BIG,
     CLOSE_TRY_LATER,
@@ -34,6 +40,7 @@ from .connection import (
 )
 from .context import ServerContext
 from .errors import RoomBusy, RoomNotFound, SeatGone
+from .logs import fields
 from .messages import Hello, action_dict, parse_client
 from .origin import origin_allowed
 from .ratelimit import RateLimiter
@@ -41,6 +48,17 @@ from .ratelimit import RateLimiter
 log = logging.getLogger("crisp.server.ws")
 
 HARD_MAX_BYTES = 65536  # frames above this are closed with 1009 (uvicorn ws_max_size too)
+# Ends after which the seat is not marked disconnected: another socket holds it, it
+# is gone, or the server is restarting (the client reconnects at once).
+_KEEP_PRESENCE = frozenset({"replaced", "kicked", "room_gone", "bad_hello", "shutdown"})
+
+
+def _refuse(ctx: ServerContext, room: str | None, reason: str) -> None:
+    ctx.hooks.ws_refused(reason)
+    log.info(
+        "room %s: websocket refused (%s)", room or "-", reason,
+        extra=fields(room, "ws_refused", reason=reason),
+    )
 
 
 def _ref_of(data: Any) -> str | None:
@@ -59,16 +77,20 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts) or "invalid message"
 
 
-async def _receive_hello(ws: WebSocket, ctx: ServerContext) -> str | None:
+async def _receive_hello(ws: WebSocket, ctx: ServerContext, room: str | None) -> str | None:
     """The hello token, or None (the socket was closed with 4401 or went away)."""
     try:
         async with asyncio.timeout(ctx.settings.hello_timeout_s):
             msg = await ws.receive()
     except TimeoutError:
-        ctx.hooks.ws_refused("hello_timeout")
+        _refuse(ctx, room, "hello_timeout")
         await ws.close(CLOSE_BAD_HELLO, "no hello in time")
         return None
     if msg["type"] == "websocket.disconnect":
+        log.debug(
+            "room %s: websocket closed before hello (code %s)", room or "-", msg.get("code"),
+            extra=fields(room, "ws_closed", close_code=msg.get("code")),
+        )
         return None
     text = msg.get("text")
     token: str | None = None
@@ -80,7 +102,7 @@ async def _receive_hello(ws: WebSocket, ctx: ServerContext) -> str | None:
         except (ValueError, ValidationError):
             token = None
     if token is None:
-        ctx.hooks.ws_refused("bad_hello")
+        _refuse(ctx, room, "bad_hello")
         await ws.close(CLOSE_BAD_HELLO, "expected hello")
     return token
 
@@ -90,27 +112,27 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
     ctx: ServerContext = ws.app.state.ctx
     settings = ctx.settings
     origin, host = ws.headers.get("origin"), ws.headers.get("host")
+    room = normalize_code(code)
     if not origin_allowed(origin, host, settings.allowed_origins):
-        ctx.hooks.ws_refused("origin")
+        _refuse(ctx, room, "origin")
         await ws.close(1008)  # before accept: the handshake is refused with HTTP 403
         return
     await ws.accept()
-    token = await _receive_hello(ws, ctx)
+    token = await _receive_hello(ws, ctx, room)
     if token is None:
         return
-    room = normalize_code(code)
     try:
         pid = await ctx.rooms.authenticate(room, token) if room else None
     except StoreUnavailable:
-        ctx.hooks.ws_refused("store_unavailable")
+        _refuse(ctx, room, "store_unavailable")
         await ws.close(CLOSE_TRY_LATER, "store unavailable")
         return
     if room is None or pid is None:
-        ctx.hooks.ws_refused("bad_hello")
+        _refuse(ctx, room, "bad_hello")
         await ws.close(CLOSE_BAD_HELLO, "unknown room or token")
         return
 
-    conn = Connection(ws, room, pid)
+    conn = Connection(ws, room, pid, ctx.hooks)
     conn.start_writer()
     try:
         try:
@@ -126,6 +148,10 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
         conn.snapshot(doc.state)
         ctx.hub.check_replaced(conn)
         ctx.hooks.ws_opened(room, pid)
+        log.info(
+            "room %s: %s connected (socket %s)", room, pid, conn.id,
+            extra=fields(room, "ws_opened", player=pid, socket=conn.id),
+        )
         try:
             await _serve(conn, ctx)
         except Exception:
@@ -137,12 +163,23 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
         else:
             conn.stop()
         await ctx.hub.detach(conn)
-        if conn.end_reason not in ("replaced", "kicked", "room_gone", "bad_hello"):
+        if conn.close_code is None and conn.peer_close_code == CLOSE_RESTART:
+            conn.end_reason = "shutdown"  # uvicorn closed it: the server is stopping
+        if conn.end_reason not in _KEEP_PRESENCE:
             try:
                 await ctx.rooms.disconnect(room, pid, conn.id)
             except Exception:
                 log.exception("room %s: marking %s disconnected failed", room, pid)
-        ctx.hooks.ws_closed(room, pid, conn.close_code)
+        close_code = conn.final_close_code
+        ctx.hooks.ws_closed(room, pid, close_code)
+        reason = conn.end_reason or ("server" if conn.close_code is not None else "client")
+        log.info(
+            "room %s: %s socket closed (code %s, %s)", room, pid, close_code, reason,
+            extra=fields(
+                room, "ws_closed", player=pid, socket=conn.id, close_code=close_code,
+                reason=reason,
+            ),
+        )
 
 
 async def _serve(conn: Connection, ctx: ServerContext) -> None:
@@ -151,7 +188,9 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
     limiter = RateLimiter(settings.rate_per_s, settings.rate_burst, settings.rate_strikes)
     while not conn.closing:
         msg = await conn.ws.receive()
+        received = time.perf_counter()
         if msg["type"] == "websocket.disconnect":
+            conn.peer_close_code = int(msg.get("code") or 1005)
             return
         text = msg.get("text")
         if text is None:
@@ -176,7 +215,7 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
         if text is None:
             _error(conn, ctx, "bad_message", "binary frames are not accepted; send JSON text")
             continue
-        await _handle_text(conn, ctx, text)
+        await _handle_text(conn, ctx, text, received)
 
 
 def _error(
@@ -188,10 +227,15 @@ def _error(
     rule: str | None = None,
 ) -> None:
     ctx.hooks.error_sent(code)
+    # Never the message's text or `ref`: both may echo what the client sent.
+    log.warning(
+        "room %s: error %s sent to %s%s", conn.code, code, conn.pid, f" ({rule})" if rule else "",
+        extra=fields(conn.code, "error", player=conn.pid, code=code, rule=rule),
+    )
     conn.send_error(code, message, ref, rule)
 
 
-async def _handle_text(conn: Connection, ctx: ServerContext, text: str) -> None:
+async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received: float) -> None:
     try:
         data = json.loads(text)
     except ValueError:
@@ -211,7 +255,9 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str) -> None:
     started = time.perf_counter()
     error: str | None = None
     try:
-        await ctx.rooms.act(conn.code, conn.pid, action)
+        version = await ctx.rooms.act(conn.code, conn.pid, action)
+        if version is not None:
+            conn.action_saved(kind, received, version)
     except IllegalAction as exc:
         error = str(exc.code)
         message = str(exc.message)
