@@ -32,11 +32,16 @@ def seat_key(code: str) -> str:
     return f"crisp.seat.{code}"
 
 
-def open_seat(page: Page, base: str, code: str, seat: dict[str, Any]) -> None:
-    """Put a seat created over HTTP into the page's storage, then open /r/{code}."""
+def store_seat(page: Page, base: str, code: str, seat: dict[str, Any]) -> None:
+    """Write a seat ({"token", "player_id"}) into the page's storage, as the client keeps it."""
     page.goto(base + "/")
     value = json.dumps({"token": seat["token"], "player_id": seat["player_id"]})
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [seat_key(code), value])
+
+
+def open_seat(page: Page, base: str, code: str, seat: dict[str, Any]) -> None:
+    """Put a seat created over HTTP into the page's storage, then open /r/{code}."""
+    store_seat(page, base, code, seat)
     page.goto(f"{base}/r/{code}")
     expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
 

@@ -4,13 +4,12 @@ returns (the `online` event). A token the server refuses (4401) is forgotten."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser_kit import open_seat, seat_key, view
+from tests.web.browser_kit import open_seat, seat_key, store_seat, view
 
 pytestmark = pytest.mark.browser
 
@@ -44,8 +43,7 @@ def test_a_refused_token_is_forgotten_and_the_join_form_comes_back(server: Any, 
     code = host["code"]
     page = phone()
     stale = {"token": "not-a-valid-token-" + "x" * 20, "player_id": "p2"}
-    page.goto(server.base + "/")
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [seat_key(code), json.dumps(stale)])
+    store_seat(page, server.base, code, stale)
     page.goto(f"{server.base}/r/{code}")  # hello is refused with 4401
     expect(page.get_by_test_id("room-code-input")).to_have_value(code)
     expect(page.get_by_test_id("join-room")).to_be_visible()
