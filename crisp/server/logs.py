@@ -49,6 +49,17 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False, default=str)
 
 
+class DropSocketChatter(logging.Filter):
+    """Drops uvicorn's "connection open" / "connection closed" lines: they name no room,
+    and Crisp logs every socket's opening and closing itself (room, player, close code)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            record.name.startswith("uvicorn")
+            and record.getMessage() in ("connection open", "connection closed")
+        )
+
+
 def uvicorn_level(settings: Settings) -> str:
     """uvicorn's log level: never `debug`, because uvicorn then logs every websocket
     frame, and a `hello` frame carries a token."""
@@ -70,10 +81,12 @@ def log_config(settings: Settings) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
+        "filters": {"chatter": {"()": "crisp.server.logs.DropSocketChatter"}},
         "handlers": {
             "default": {
                 "class": "logging.StreamHandler",
                 "formatter": "default",
+                "filters": ["chatter"],
                 "stream": "ext://sys.stderr",
             }
         },
