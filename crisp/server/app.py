@@ -35,7 +35,7 @@ from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
 
-SHUTDOWN_STEP_S = 5.0
+SHUTDOWN_STEP_S = 2.0  # bound of each shutdown step (unsubscribing, closing the store)
 MAX_BODY_BYTES = 16 * 1024
 
 _HTTP_CODES = {

@@ -14,6 +14,9 @@ from .settings import Settings, describe_error
 from .ws import HARD_MAX_BYTES
 
 APP_FACTORY = "crisp.server.app:create_app"
+# After SIGTERM, time for requests and socket handlers in progress before uvicorn
+# cancels them (socket handlers end at once: they write nothing at shutdown).
+GRACEFUL_S = 5
 
 
 def load_or_exit(**overrides: Any) -> Settings:
@@ -40,5 +43,5 @@ def run(host: str | None = None, port: int | None = None, workers: int | None = 
         log_config=log_config(settings),
         proxy_headers=True,
         server_header=False,
-        timeout_graceful_shutdown=10,
+        timeout_graceful_shutdown=GRACEFUL_S,
     )
