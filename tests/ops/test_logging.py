@@ -23,10 +23,8 @@ from tests.server.kit import (
     ProcServer,
     close_all,
     create_room,
-    drive,
-    finished,
     join_room,
-    simple_policy,
+    play_rounds_to_game_over,
 )
 
 ROOM_EVENTS = {
@@ -43,19 +41,6 @@ def server(tmp_path: Path) -> Iterator[ProcServer]:
     yield s
     s.stop()
 
-
-async def play_to_game_over(players: list[Player]) -> None:
-    host = players[0]
-    for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
-        )
-        if host.view["status"] == "game_over":
-            return
-        await host.act("next_round")
-        for p in players:
-            await p.wait_view(lambda v: v["status"] == "peek")
-    raise AssertionError("the game did not end")
 
 
 async def test_a_game_at_debug_level_logs_json_with_room_codes_and_no_token(
@@ -88,7 +73,7 @@ async def test_a_game_at_debug_level_logs_json_with_room_codes_and_no_token(
     assert await cid.wait_closed() == 4403
     await ana.act("options", limit=50)
     await ana.act("start")
-    await play_to_game_over([ana, ben])
+    await play_rounds_to_game_over([ana, ben])
     await close_all([ana, ben])
     await asyncio.sleep(0.2)  # let the server log the closes
     server.stop()

@@ -454,3 +454,18 @@ async def drive(
 
 def finished(statuses: tuple[str, ...]) -> Callable[[Player], bool]:
     return lambda p: bool(p.updates) and p.view["status"] in statuses
+
+
+async def play_rounds_to_game_over(players: list[Player]) -> None:
+    """Play rounds with `simple_policy`, the host dealing each next round, to game over."""
+    host = players[0]
+    for _ in range(15):
+        await asyncio.gather(
+            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
+        )
+        if host.view["status"] == "game_over":
+            return
+        await host.act("next_round")
+        for p in players:
+            await p.wait_view(lambda v: v["status"] == "peek")
+    raise AssertionError("the game did not end")

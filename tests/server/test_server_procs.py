@@ -24,10 +24,8 @@ from tests.server.kit import (
     close_all,
     create_room,
     deck,
-    drive,
-    finished,
     join_room,
-    simple_policy,
+    play_rounds_to_game_over,
 )
 
 pytestmark = pytest.mark.redis
@@ -67,19 +65,6 @@ async def load_state(redis_url: str, code: str) -> State:
     finally:
         await store.close()
 
-
-async def play_rounds_to_game_over(players: list[Player]) -> None:
-    host = players[0]
-    for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
-        )
-        if host.view["status"] == "game_over":
-            return
-        await host.act("next_round")
-        for p in players:
-            await p.wait_view(lambda v: v["status"] == "peek")
-    raise AssertionError("the game did not end")
 
 
 async def test_sigkill_mid_turn_and_in_a_crisp_window(
