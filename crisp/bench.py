@@ -549,7 +549,8 @@ class Bench:
                        "server_workers": a.server_workers if not a.url else None,
                        "rooms": a.rooms, "players": a.players, "duration_s": a.duration,
                        "think_ms": a.think_ms, "time_scale": a.time_scale,
-                       "crisp_chance": a.crisp_chance, "warmup_s": a.warmup},
+                       "crisp_chance": a.crisp_chance, "warmup_s": a.warmup,
+                       "redis_max_connections": a.redis_max_connections},
             "ramp_s": round(ramp_s, 2),
             "window_s": round(window, 2),
             "connections": {"opened": st.opened, "failed": st.failed,
@@ -558,6 +559,7 @@ class Bench:
                             "handshake_ms_p50": _pct(hs, 50), "handshake_ms_p99": _pct(hs, 99)},
             "actions": st.sent, "answered": st.answered, "unanswered": st.unanswered,
             "actions_per_s": round(st.sent / window, 1),
+            "answered_per_s": round(st.answered / window, 1),
             "updates_per_s": round(st.updates / window, 1),
             "rounds_started": st.rounds, "games_over": st.games,
             "latency_ms": {"n": len(lat), "p50": _pct(lat, 50), "p95": _pct(lat, 95),
@@ -609,7 +611,7 @@ def table(r: dict[str, Any]) -> str:
         ("closed by server", str(conn["closed_by_server"] or "none")),
         ("actions", f"{r['actions']} sent, {r['answered']} answered, "
                     f"{r['unanswered']} unanswered after {ANSWER_TIMEOUT_S:g} s"),
-        ("actions/s", str(r["actions_per_s"])),
+        ("actions/s", f"{r['actions_per_s']} sent, {r['answered_per_s']} answered by an update"),
         ("updates/s received", str(r["updates_per_s"])),
         ("rounds / games", f"{r['rounds_started']} rounds started, {r['games_over']} games over"),
         ("latency p50", f"{lat['p50']} ms"),
@@ -646,6 +648,12 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=VALUE",
         help="extra environment for the server (repeatable)",
+    )
+    p.add_argument(
+        "--redis-max-connections",
+        type=int,
+        metavar="N",
+        help="append ?max_connections=N to the server's Redis URL (redis-py's pool size)",
     )
     p.add_argument("--server-log", metavar="PATH", help="keep the server's output in PATH")
     p.add_argument("--rooms", type=int, default=10)
@@ -705,6 +713,8 @@ def main(argv: list[str]) -> int:
             redis_url = None
             if args.store == "redis":
                 redis, redis_url = start_redis()
+                if args.redis_max_connections:
+                    redis_url += f"?max_connections={args.redis_max_connections}"
                 procs.append(redis)
                 watched.append(Watched("redis-server", redis.proc.pid))
             server, url = start_server(args, redis_url)
