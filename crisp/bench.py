@@ -202,7 +202,7 @@ def start_server(args: argparse.Namespace, redis_url: str | None) -> tuple[Proc,
         "CRISP_HOST": HOST, "CRISP_PORT": str(port), "CRISP_WORKERS": str(args.server_workers),
         "CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": str(args.time_scale),
         "CRISP_RATE_PER_S": "1000", "CRISP_RATE_BURST": "10000", "CRISP_RATE_STRIKES": "1000",
-        "CRISP_LOG_LEVEL": "warning", "PYTHONUNBUFFERED": "1",
+        "CRISP_LOG_LEVEL": "error", "PYTHONUNBUFFERED": "1",
     })  # fmt: skip
     if redis_url:
         env["CRISP_REDIS_URL"] = redis_url
