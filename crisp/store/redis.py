@@ -15,7 +15,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -125,6 +125,7 @@ class RedisStore(Store):
         op_timeout_s: float = 5.0,
         subscribe_timeout_s: float = 5.0,
         pubsub_ping_s: float = 15.0,
+        max_connections: int = 64,
     ) -> None:
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._prefix = prefix
@@ -142,7 +143,13 @@ class RedisStore(Store):
             "socket_connect_timeout": min(2.0, op_timeout_s),
             "socket_keepalive": True,
         }
-        self._r = Redis.from_url(url, socket_timeout=op_timeout_s, **common)
+        # A bounded, blocking pool: under load, operations wait (up to the op timeout)
+        # for a free connection instead of failing with "Too many connections".
+        # `?max_connections=N` in the URL overrides the size.
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=op_timeout_s,
+            socket_timeout=op_timeout_s, **common)
+        self._r = Redis.from_pool(pool)
         # Pub/sub reads block, so that client has no socket timeout; liveness comes
         # from the reader's own pings.
         self._ps_client = Redis.from_url(url, **common)

@@ -188,3 +188,28 @@ async def test_reconnects_when_the_pubsub_connection_stops_answering(
         assert after["id"] != before["id"]
     finally:
         await asyncio.wait_for(store.close(), 5)
+
+
+async def test_more_concurrent_operations_than_pool_connections_wait_for_a_connection(
+    redis_url: str, raw: Redis
+) -> None:
+    """A burst larger than the pool queues for connections instead of failing."""
+    store = RedisStore(redis_url, max_connections=4)
+    await store.start()
+    try:
+        assert await store.create("POOL", "0")
+
+        async def bump() -> None:
+            while True:  # CAS retry loop, as the server's rooms service does
+                cur = await store.load("POOL")
+                assert cur is not None
+                if await store.save("POOL", cur.version, str(int(cur.doc) + 1)) is not None:
+                    return
+
+        await asyncio.gather(*(bump() for _ in range(200)))
+        final = await store.load("POOL")
+        assert final is not None and final.doc == "200"
+        clients = await raw.client_list()
+        assert len(clients) <= 4 + 2  # the pool, the pub/sub connection, this test's client
+    finally:
+        await store.close()
