@@ -31,3 +31,10 @@ def test_python_dash_m_crisp_help() -> None:
                          text=True, check=True).stdout
     for command in ("serve", "simulate", "bench"):
         assert command in out
+
+
+def test_crisp_bench_takes_its_own_options() -> None:
+    out = subprocess.run([sys.executable, "-m", "crisp", "bench", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    for option in ("--rooms", "--store", "--url", "--duration"):
+        assert option in out
