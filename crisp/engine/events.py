@@ -8,7 +8,6 @@ Every event is public except:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 
@@ -55,11 +54,20 @@ class Event:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _plain_copy(value: Any) -> Any:
+    """A copy of plain JSON data that shares no dict or list with the original."""
+    if type(value) is dict:
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_plain_copy(v) for v in value]
+    return value
+
+
 def redact(event: Event, player: str) -> dict[str, Any] | None:
     """The event as `player` may see it, or None when it is not for them (R16.3)."""
     if event.to is not None and event.to != player:
         return None
-    out = {"kind": event.kind, **copy.deepcopy(event.data)}
+    out = {"kind": event.kind, **{k: _plain_copy(v) for k, v in event.data.items()}}
     if event.secret and event.data.get("player") != player:
         for field in event.secret:
             out[field] = None

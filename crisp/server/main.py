@@ -39,6 +39,9 @@ def run(host: str | None = None, port: int | None = None, workers: int | None = 
         port=settings.port,
         workers=settings.workers,
         ws_max_size=HARD_MAX_BYTES,
+        # Updates are a few KB of JSON; compressing each one for every seat cost more
+        # server CPU than anything else in `crisp bench` (docs/benchmarks.md).
+        ws_per_message_deflate=False,
         log_level=uvicorn_level(settings),
         log_config=log_config(settings),
         proxy_headers=True,
