@@ -13,17 +13,20 @@ pool="--redis-max-connections 4000"
 declare -A RUNS=(
   [mem-100]="--store memory --rooms 100 $fast"
   [redis-100]="--store redis --rooms 100 $fast"
+  [mem-100-human]="--store memory --rooms 100 $human"
+  [redis-100-human]="--store redis --rooms 100 $human"
   [mem-1000]="--store memory --rooms 1000 $fast"
   [redis-1000]="--store redis --rooms 1000 $fast"
   [mem-1000-human]="--store memory --rooms 1000 $human"
   [redis-1000-human]="--store redis --rooms 1000 $human"
-  [redis-1000-human-pool]="--store redis --rooms 1000 $human $pool"
-  [redis-1000-human-pool-w2]="--store redis --rooms 1000 $human $pool --server-workers 2"
+  [redis-1000-human-w2]="--store redis --rooms 1000 $human --server-workers 2"
   [mem-1000-slow]="--store memory --rooms 1000 $slow"
+  [redis-1000-slow]="--store redis --rooms 1000 $slow"
+  [redis-1000-slow-w2]="--store redis --rooms 1000 $slow --server-workers 2"
   [redis-1000-slow-pool]="--store redis --rooms 1000 $slow $pool"
 )
-ORDER=(mem-100 redis-100 mem-1000 redis-1000 mem-1000-human redis-1000-human
-       redis-1000-human-pool redis-1000-human-pool-w2 mem-1000-slow redis-1000-slow-pool)
+ORDER=(mem-100 redis-100 mem-100-human redis-100-human mem-1000 redis-1000 mem-1000-human
+       redis-1000-human redis-1000-human-w2 mem-1000-slow redis-1000-slow redis-1000-slow-w2)
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=("${ORDER[@]}")
 for name in "${names[@]}"; do
