@@ -281,6 +281,7 @@ class Client:
 
     async def open(self, ws_url: str) -> None:
         t0 = time.perf_counter()
+        ws: ClientConnection | None = None
         try:
             ws = await connect(f"{ws_url}/ws/{self.room.code}", compression=None, proxy=None,
                                ping_interval=None, open_timeout=HELLO_TIMEOUT_S, close_timeout=2,
@@ -290,6 +291,9 @@ class Client:
         except Exception as exc:
             self.b.stats.failed += 1
             self.b.stats.fail_reasons[type(exc).__name__] += 1
+            if ws is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close()
             return
         self.b.stats.opened += 1
         self.b.stats.handshakes.append((time.perf_counter() - t0) * 1000)
