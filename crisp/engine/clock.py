@@ -21,6 +21,17 @@ def next_deadline(state: State) -> int | None:
     return min(times) if times else None
 
 
+def at_moment(state: State, now: int) -> State:
+    """The state as it is at `now`: a copy with every due deadline applied, or the
+    state itself when none is due. Views and legal lists describe one moment."""
+    due = next_deadline(state)
+    if due is None or due > now:
+        return state
+    state = state.copy()
+    advance_in_place(state, now, [])
+    return state
+
+
 def advance_in_place(state: State, now: int, events: list[Event]) -> bool:
     """Apply, in time order, every deadline up to `now`. True if anything changed."""
     changed = False

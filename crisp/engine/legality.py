@@ -4,7 +4,7 @@ and the view's `legal` list, so the two can never disagree."""
 from __future__ import annotations
 
 from .actions import ACTION_TYPES
-from .clock import advance_in_place, next_deadline
+from .clock import at_moment
 from .errors import IllegalAction
 from .state import GAME_OVER, LOBBY, MAX_PLAYERS, MIN_PLAYERS, PEEK, PLAYING, ROUND_OVER, State
 
@@ -107,10 +107,7 @@ def legal_types(state: State, seat: int, now: int) -> list[str]:
     Deadlines already due are applied first (on a copy), exactly as `apply`
     does, so an action listed here is never refused by the clock.
     """
-    due = next_deadline(state)
-    if due is not None and due <= now:
-        state = state.copy()
-        advance_in_place(state, now, [])
+    state = at_moment(state, now)
     if state.status == PLAYING:
         turn = state.turn
         window = state.window

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import card_text
-from .clock import advance_in_place, next_deadline
+from .clock import at_moment
 from .legality import legal_types
 from .state import GAME_OVER, PLAYING, ROUND_OVER, State, copy_last_round
 
@@ -21,10 +21,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
     seat = state.seat_of(player)
     if seat is None:
         raise KeyError(player)
-    due = next_deadline(state)
-    if due is not None and due <= now:  # one moment: deadlines already due have happened
-        state = state.copy()
-        advance_in_place(state, now, [])
+    state = at_moment(state, now)
     revealed = state.status in (ROUND_OVER, GAME_OVER)
     players = state.players
     turn = state.turn
