@@ -195,6 +195,9 @@ class Connection:
                     self.pending.append(item)
                 else:
                     await self._send_change(item)
+                # Drop the reference while waiting: a held State would otherwise live
+                # long enough to reach the old GC generation (docs/benchmarks.md).
+                del item
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the socket went away; the reader notices too
