@@ -1,5 +1,10 @@
 // The HTTP lobby API (protocol.md, "HTTP").
 
+import { ClientError, ErrorCode } from './protocol.js';
+
+// An error answer without an error body (a proxy's page, say) still gets a code.
+const CODE_BY_STATUS = { 404: ClientError.NO_ROOM, 422: ErrorCode.BAD_NAME };
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message || code);
@@ -18,14 +23,13 @@ async function call(method, path, body) {
       cache: 'no-store',
     });
   } catch (e) {
-    throw new ApiError(0, 'network', String(e));
+    throw new ApiError(0, ClientError.NETWORK, String(e));
   }
   let data = null;
   try { data = await res.json(); } catch { /* empty or not JSON */ }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    const code = err.code || (res.status === 404 ? 'no_room' : res.status === 422 ? 'bad_name' : 'http');
-    throw new ApiError(res.status, code, err.message);
+    throw new ApiError(res.status, err.code || CODE_BY_STATUS[res.status] || ClientError.HTTP, err.message);
   }
   return data;
 }

@@ -3,12 +3,13 @@
 // "key.many" where the language has them, chosen with Intl.PluralRules).
 // English is always loaded too and fills any key a translation lacks.
 
+import { loadLanguage, saveLanguage } from './storage.js';
+
 export const LANGUAGES = [
   { code: 'en', name: 'English', short: 'EN', dir: 'ltr' },
   { code: 'ar', name: 'العربية', short: 'عربي', dir: 'rtl' },
   { code: 'id', name: 'Bahasa Indonesia', short: 'ID', dir: 'ltr' },
 ];
-const STORAGE_KEY = 'crisp.lang';
 
 let current = 'en';
 let strings = {};
@@ -17,7 +18,7 @@ let plural = new Intl.PluralRules('en');
 
 /** The language to start with: the remembered choice, else the browser's. */
 export function preferredLanguage() {
-  const saved = safeGet(STORAGE_KEY);
+  const saved = loadLanguage();
   if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
   const wanted = navigator.languages && navigator.languages.length
     ? navigator.languages : [navigator.language || 'en'];
@@ -44,7 +45,7 @@ export async function setLanguage(code, remember = false) {
   plural = new Intl.PluralRules(lang.code);
   document.documentElement.lang = lang.code;
   document.documentElement.dir = lang.dir;
-  if (remember) safeSet(STORAGE_KEY, lang.code);
+  if (remember) saveLanguage(lang.code);
 }
 
 export function language() {
@@ -66,11 +67,4 @@ export function t(key, params = {}) {
 /** True if the key exists in the current language or in English. */
 export function has(key) {
   return key in strings || key in fallback;
-}
-
-function safeGet(k) {
-  try { return localStorage.getItem(k); } catch { return null; }
-}
-function safeSet(k, v) {
-  try { localStorage.setItem(k, v); } catch { /* private mode */ }
 }

@@ -1,17 +1,35 @@
 // The room websocket: hello with the seat's token, then updates; reconnects by
-// itself with exponential backoff. Close codes (protocol.md, docs/web-client.md):
-//   4401 token refused  -> fatal 'token'   (the caller forgets the token)
-//   4409 replaced       -> fatal 'replaced' (another tab took the seat; no retry)
-//   4404 room gone      -> fatal 'gone'    (the room expired or was closed)
-//   4429 rate limited   -> retry with backoff
-//   other 44xx          -> fatal 'removed' (kicked / removed from the room)
-//   1012 restarting     -> retry at once
-//   anything else       -> retry with backoff
+// itself with exponential backoff. What each close code means for this client
+// (closeOutcome below; the table in docs/web-client.md):
+//   4401 token refused     -> fatal 'token'    (the caller forgets the token)
+//   4409 replaced          -> fatal 'replaced' (another tab took the seat; no retry)
+//   4404 room gone         -> fatal 'gone'     (the room expired or was closed)
+//   4429 rate limited      -> retry with backoff
+//   4403, any other 44xx   -> fatal 'removed'  (kicked / removed from the room)
+//   1012 restarting        -> retry at once
+//   anything else, or none -> retry with backoff
+
+import { CloseCode, isRemoval } from './protocol.js';
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
 const CONNECT_TIMEOUT = 8000;
 const STALE_AFTER_HIDDEN = 30000;
+const RESTART_DELAY = 50;
+
+/**
+ * What a close with `code` means for this client: a lost seat ('token', 'gone',
+ * 'removed'), a seat taken by another tab ('replaced'), reconnect at once
+ * ('now': the server restarts) or after the backoff ('backoff').
+ */
+export function closeOutcome(code) {
+  if (code === CloseCode.TOKEN_REFUSED) return 'token';
+  if (code === CloseCode.REPLACED) return 'replaced';
+  if (code === CloseCode.ROOM_GONE) return 'gone';
+  if (isRemoval(code)) return 'removed';
+  if (code === CloseCode.RESTARTING) return 'now';
+  return 'backoff';
+}
 
 export function socketUrl(code) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -86,7 +104,7 @@ export class RoomSocket {
     this.ws = null;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-      try { ws.close(1000); } catch { /* already closed */ }
+      try { ws.close(CloseCode.NORMAL); } catch { /* already closed */ }
     }
   }
 
@@ -130,17 +148,15 @@ export class RoomSocket {
   }
 
   closed(code) {
-    if (code === 4401) return this.fatal('token', code);
-    if (code === 4409) return this.fatal('replaced', code);
-    if (code === 4404) return this.fatal('gone', code);
-    if (code >= 4400 && code < 4500 && code !== 4429) return this.fatal('removed', code);
-    if (code === 1012) {
+    const outcome = closeOutcome(code);
+    if (outcome === 'now') {
       this.opts.onStatus('reconnecting');
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.open(), 50);
+      this.timer = setTimeout(() => this.open(), RESTART_DELAY);
       return undefined;
     }
-    return this.retry();
+    if (outcome === 'backoff') return this.retry();
+    return this.fatal(outcome, code);
   }
 
   fatal(reason, code) {

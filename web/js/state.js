@@ -1,78 +1,32 @@
-// Client state: the stored seats (token per room code), the server clock
-// estimate, the latest view, and what the screen shows for a moment (peeks,
-// highlights, toasts). Peeked cards live only in memory, for a few seconds
-// (R16.3): they are never written to storage and never put in the log.
+// The client state's shape, the server-clock estimate, and the rules derived
+// from a view (what may be tapped). Plain data and pure functions only: the
+// state changes in update.js (server messages), actions.js and routing.js.
+// Peeked cards live only in memory, for a few seconds (R16.3).
 
-const SEAT_PREFIX = 'crisp.seat.';
-const NAME_KEY = 'crisp.name';
-const SETTINGS_KEY = 'crisp.settings';
-const LAST_ROOM_KEY = 'crisp.lastRoom';
+import { loadSettings } from './storage.js';
+import { Status } from './protocol.js';
 
-function get(k) {
-  try { return localStorage.getItem(k); } catch { return null; }
-}
-function set(k, v) {
-  try { localStorage.setItem(k, v); } catch { /* storage disabled */ }
-}
-function del(k) {
-  try { localStorage.removeItem(k); } catch { /* storage disabled */ }
-}
-
-// ---- stored seats: localStorage["crisp.seat.<CODE>"] = {"token", "player_id"}
-
-export function loadSeat(code) {
-  try {
-    const seat = JSON.parse(get(SEAT_PREFIX + code) || 'null');
-    return seat && typeof seat.token === 'string' ? seat : null;
-  } catch {
-    return null;
-  }
-}
-export function saveSeat(code, seat) {
-  set(SEAT_PREFIX + code, JSON.stringify({ token: seat.token, player_id: seat.player_id }));
-  set(LAST_ROOM_KEY, code);
-}
-export function forgetSeat(code) {
-  del(SEAT_PREFIX + code);
-  if (get(LAST_ROOM_KEY) === code) del(LAST_ROOM_KEY);
-}
-export function lastRoom() {
-  const code = get(LAST_ROOM_KEY);
-  return code && loadSeat(code) ? code : null;
-}
-
-export const loadName = () => get(NAME_KEY) || '';
-export const saveName = (name) => set(NAME_KEY, name);
-
-export function loadSettings() {
-  const defaults = { sound: true, vibrate: true };
-  try { return { ...defaults, ...JSON.parse(get(SETTINGS_KEY) || '{}') }; } catch { return defaults; }
-}
-export const saveSettings = (s) => set(SETTINGS_KEY, JSON.stringify(s));
+const CLOCK_SAMPLES = 12;
 
 // ---- the server clock
 
 /** Offset between the server clock and this phone's clock. Each update says
  * when the server sent it (`now`); `now - Date.now()` at arrival underestimates
  * the offset by the network delay, so the largest recent sample is the best. */
-export class Clock {
-  constructor() {
-    this.samples = [];
-    this.offset = 0;
-  }
-  sample(serverNow) {
-    if (typeof serverNow !== 'number') return;
-    this.samples.push(serverNow - Date.now());
-    if (this.samples.length > 12) this.samples.shift();
-    this.offset = Math.max(...this.samples);
-  }
-  reset() {
-    this.samples = [];
-  }
-  now() {
-    return Date.now() + this.offset;
-  }
+export const newClock = () => ({ samples: [], offset: 0 });
+
+/** The clock after an update sent at `serverNow` arrived at `local` (Date.now()). */
+export function sampleClock(clock, serverNow, local) {
+  if (typeof serverNow !== 'number') return clock;
+  const samples = [...clock.samples, serverNow - local].slice(-CLOCK_SAMPLES);
+  return { samples, offset: Math.max(...samples) };
 }
+
+/** A new connection: forget the samples; the offset holds until the first new one. */
+export const restartClock = (clock) => ({ samples: [], offset: clock.offset });
+
+/** The server's time at `local` (Date.now()). */
+export const serverTime = (clock, local) => local + clock.offset;
 
 // ---- the whole client state
 
@@ -87,12 +41,15 @@ export function initialState() {
     homeError: null,
     busy: false,
     conn: 'idle', // idle | connecting | open | reconnecting | replaced
+    clock: newClock(), // the server-clock estimate of this room's connection
     view: null, // the latest view (protocol.md), whole
+    names: {}, // player id -> last known name, for events about players who left
     log: [], // [{id, text}] newest last, no hidden cards in it
-    peeks: {}, // slot -> {card, until, phase}; memory only, a few seconds
+    peeks: {}, // slot -> {card, from, until}; memory only, a few seconds
     flashes: {}, // highlight key -> until (ms, local clock)
     banner: null, // {text, until}
     toasts: [], // [{id, text, until}]
+    serial: 0, // the last id given to a log line or a toast
     queen: null, // {mine: slot|null, target: {player, slot}|null} while choosing
     optionsDraft: null, // options the host just changed, until the room confirms them
     crispWindow: null, // {closes_at, total}: this player's open crisp window, for its bar
@@ -101,19 +58,21 @@ export function initialState() {
     readyRound: null, // round for which "ready" was sent
     settings: loadSettings(),
     menuOpen: false,
-    scrollToPiles: false, // set when your turn starts: the next render scrolls the stock into view
   };
 }
+
+// ---- what a view allows
 
 /** Whether the current player may draw now: from `legal`, or by the clock
  * once turn.may_start_at has passed (protocol.md, "legal"). */
 export function canDraw(view, serverNow) {
-  if (!view || view.status !== 'playing' || view.holding) return false;
+  if (!view || view.status !== Status.PLAYING || view.holding) return false;
   if (view.legal.includes('draw')) return true;
   const turn = view.turn;
   return !!turn && turn.player === view.you && !turn.drawn_from && serverNow >= turn.may_start_at;
 }
 
+/** Drawing from the discard pile also needs the option and a card there (R13.4). */
 export function canDrawDiscard(view, serverNow) {
   return canDraw(view, serverNow) && !!view.options.discard_draw && view.discard_count > 0
     && !!view.discard_top;
@@ -128,4 +87,9 @@ export function canCrisp(view, serverNow) {
 
 export function playerById(view, id) {
   return (view && view.players.find((p) => p.id === id)) || null;
+}
+
+/** The table is on screen: the peek phase or a turn being played. */
+export function atTable(view) {
+  return !!view && (view.status === Status.PEEK || view.status === Status.PLAYING);
 }

@@ -1,0 +1,288 @@
+// Unit tests of the web client's pure parts, run by Node's test runner
+// (tests/web/test_web_units.py runs this file): applyUpdate and expire
+// (web/js/update.js), the close-code outcomes (net.js), the seat order and
+// the seat tags (render/parts.js). English strings are loaded from web/i18n.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+import { setLanguage } from '../../../web/js/i18n.js';
+import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS } from '../../../web/js/update.js';
+import { initialState, serverTime } from '../../../web/js/state.js';
+import { closeOutcome } from '../../../web/js/net.js';
+import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
+import { seatOrder, seatTags } from '../../../web/js/render/parts.js';
+
+// i18n.js fetches /i18n/<lang>.json and sets <html lang dir>: give it both.
+globalThis.document = { documentElement: {} };
+globalThis.fetch = async (path) => {
+  const text = readFileSync(new URL(`../../../web${path}`, import.meta.url), 'utf-8');
+  return { ok: true, status: 200, json: async () => JSON.parse(text) };
+};
+await setLanguage('en');
+
+const NOW = 1_764_430_000_000; // local time (Date.now()) when a message arrives
+const AHEAD = 5000; // the server clock is this far ahead of the phone's
+
+function deepFreeze(o) {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+function player(id, seat, extra = {}) {
+  return { id, name: { p1: 'Ana', p2: 'Ben', p3: 'Cai', p4: 'Dee' }[id], seat, connected: true, total: 0, ready: false, ...extra };
+}
+
+function makeView(extra = {}) {
+  return {
+    code: 'K7QX', status: Status.PLAYING, you: 'p1', host: 'p1', dealer: 'p3', round: 1,
+    players: [player('p1', 0), player('p2', 1), player('p3', 2)],
+    options: { limit: 100, draw_seconds: null, discard_draw: false },
+    turn: { player: 'p2', may_start_at: NOW + AHEAD - 1000, draw_deadline: null, drawn_from: null, final: false, extra_draws: 0 },
+    crisp: { caller: null, window: null, final_turns_left: [] },
+    legal: [], holding: null, stock_count: 40, discard_top: '7H', discard_count: 1, peek_ends_at: null,
+    ...extra,
+  };
+}
+
+const update = (view, events = [], now = NOW + AHEAD) => ({ type: 'update', seq: 2, now, view, events });
+
+/** A room state that has seen one update of `view`; frozen, so that a change to it throws. */
+function inRoom(view = makeView(), changes = {}) {
+  const base = { ...initialState(), screen: 'room', code: 'K7QX', conn: 'open' };
+  const { state } = applyUpdate(base, update(view), NOW - 1000);
+  return deepFreeze({ ...state, ...changes });
+}
+
+/** applyUpdate on a frozen state and message; also checks that neither changed. */
+function apply(state, msg, now = NOW) {
+  deepFreeze(msg);
+  const before = JSON.stringify([state, msg]);
+  const out = applyUpdate(state, msg, now);
+  assert.equal(JSON.stringify([state, msg]), before);
+  return out;
+}
+
+test('an update replaces the view whole and unblocks the taps', () => {
+  const s0 = inRoom(makeView(), { pending: NOW + 2000, optionsDraft: { limit: 50 } });
+  const view = makeView({ stock_count: 39, turn: { ...makeView().turn, player: 'p3' } });
+  const { state, effects } = apply(s0, update(view));
+  assert.equal(state.view, view);
+  assert.equal(state.pending, 0);
+  assert.equal(state.optionsDraft, null);
+  assert.deepEqual(effects, []);
+  assert.notEqual(state, s0);
+});
+
+test('the server clock offset is the largest of the last 12 samples', () => {
+  let s = inRoom();
+  assert.equal(s.clock.offset, AHEAD + 1000); // the first update: sent at NOW+AHEAD, arrived at NOW-1000
+  for (let i = 0; i < 12; i++) s = apply(deepFreeze(s), update(makeView(), [], NOW + AHEAD + i)).state;
+  assert.equal(s.clock.samples.length, 12);
+  assert.equal(s.clock.offset, AHEAD + 11); // the early sample is gone
+  assert.equal(serverTime(s.clock, NOW), NOW + AHEAD + 11);
+  const noNow = apply(deepFreeze(s), { ...update(makeView()), now: undefined }).state;
+  assert.equal(noNow.clock, s.clock);
+});
+
+test('an error shows its message as a toast and changes nothing else', () => {
+  const s0 = inRoom(makeView(), { pending: NOW + 2000 });
+  const { state, effects } = apply(s0, { type: 'error', code: ErrorCode.NOT_YOUR_TURN, message: 'no', ref: 'm3' });
+  assert.deepEqual(state.toasts, [{ id: s0.serial + 1, text: 'It is not your turn.', until: NOW + TOAST_MS }]);
+  assert.equal(state.view, s0.view);
+  assert.equal(state.log, s0.log);
+  assert.equal(state.pending, 0);
+  assert.deepEqual(effects, []);
+  const unknown = apply(s0, { type: 'error', code: 'no_such_code', message: 'x' }).state;
+  assert.equal(unknown.toasts[0].text, 'Something went wrong (no_such_code).');
+});
+
+test('at most three toasts stay', () => {
+  let s = inRoom();
+  for (let i = 0; i < 5; i++) s = withToast(s, `t${i}`, NOW + i);
+  assert.deepEqual(s.toasts.map((x) => x.text), ['t2', 't3', 't4']);
+  assert.equal(new Set(s.toasts.map((x) => x.id)).size, 3);
+});
+
+test('anything but an update with a view or an error changes nothing', () => {
+  const s0 = inRoom();
+  for (const msg of [null, 'update', 7, [], {}, { type: 'update' }, { type: 'update', view: null }, { type: 'hello' }]) {
+    const out = applyUpdate(s0, msg, NOW);
+    assert.equal(out.state, s0);
+    assert.deepEqual(out.effects, []);
+  }
+});
+
+test('r16_3 a peek shows the card for 5 s, in memory only: the log names the slot, never the card', () => {
+  const s0 = inRoom();
+  const { state } = apply(s0, update(makeView(), [{ kind: 'peek', player: 'p1', slot: 'left', card: 'QS' }]));
+  assert.deepEqual(state.peeks, { left: { card: 'QS', from: NOW, until: NOW + PEEK_MS } });
+  assert.equal(state.log.at(-1).text, 'You looked at your left card');
+  assert.ok(!JSON.stringify(state.log).includes('QS') && !JSON.stringify(state.log).includes('Q♠'));
+  assert.equal(state.flashes['slot:p1:left'], NOW + FLASH_MS);
+  // Someone else's peek carries no card and shows none.
+  const other = apply(s0, update(makeView(), [{ kind: 'peek', player: 'p2', slot: 'right' }])).state;
+  assert.deepEqual(other.peeks, {});
+});
+
+test('r16_2 the deal\'s peeks stay for the peek phase and go when it ends', () => {
+  const peekView = makeView({ status: Status.PEEK, turn: null, peek_ends_at: NOW + AHEAD + 10000 });
+  const s0 = inRoom(peekView);
+  const events = [{ kind: 'peek', player: 'p1', slot: 'left', card: 'AS' }, { kind: 'peek', player: 'p1', slot: 'right', card: '9D' }];
+  const s1 = apply(s0, update(peekView, events)).state;
+  assert.deepEqual(Object.keys(s1.peeks), ['left', 'right']);
+  assert.equal(s1.peeks.right.until, NOW + PEEK_PHASE_MS);
+  const s2 = apply(deepFreeze(s1), update(makeView())).state;
+  assert.deepEqual(s2.peeks, {});
+});
+
+test('a card that moves takes its peek with it (your swap, a Queen on your card)', () => {
+  const peeks = { left: { card: 'AS', from: NOW, until: NOW + PEEK_MS }, right: { card: '9D', from: NOW, until: NOW + PEEK_MS } };
+  const s0 = inRoom(makeView(), { peeks });
+  const swapped = apply(s0, update(makeView(), [{ kind: 'swapped', player: 'p1', slot: 'left', discarded: 'AS' }])).state;
+  assert.deepEqual(Object.keys(swapped.peeks), ['right']);
+  const queen = { kind: 'queen', player: 'p2', slot: 'middle', target: 'p1', target_slot: 'right', card: 'QH' };
+  const s1 = apply(s0, update(makeView(), [queen])).state;
+  assert.deepEqual(Object.keys(s1.peeks), ['left']);
+  // Someone else's Queen took one of your cards: a banner says so.
+  assert.equal(s1.banner.text, s1.log.at(-1).text);
+  assert.match(s1.banner.text, /Ben/);
+  assert.equal(s1.banner.until, NOW + 3000);
+});
+
+test('a new round forgets the peeks, the Queen choice, the banner and the ready flag', () => {
+  const s0 = inRoom(makeView(), {
+    peeks: { left: { card: 'AS', from: NOW, until: NOW + PEEK_MS } },
+    queen: { mine: 'left', target: null }, banner: { text: 'x', until: NOW + 1000 }, readyRound: 1,
+  });
+  const view = makeView({ status: Status.PEEK, round: 2, turn: null, legal: ['ready'] });
+  const { state } = apply(s0, update(view, [{ kind: 'round_started', round: 2, dealer: 'p1' }]));
+  assert.deepEqual(state.peeks, {});
+  assert.equal(state.queen, null);
+  assert.equal(state.banner, null);
+  assert.equal(state.readyRound, null);
+});
+
+test('the Queen choice ends when the queen is no longer legal', () => {
+  const legalQueen = makeView({ legal: ['queen', 'discard'], holding: 'QD' });
+  const s0 = inRoom(legalQueen, { queen: { mine: 'left', target: null } });
+  assert.deepEqual(apply(s0, update(legalQueen)).state.queen, { mine: 'left', target: null });
+  assert.equal(apply(s0, update(makeView())).state.queen, null);
+});
+
+test('r16_4 a card taken from the discard pile is public, one from the stock is not', () => {
+  const s0 = inRoom();
+  const fromDiscard = apply(s0, update(makeView(), [{ kind: 'drew', player: 'p2', source: 'discard', card: '7H' }])).state;
+  assert.deepEqual(fromDiscard.publicHolding, { player: 'p2', card: '7H' });
+  const fromStock = apply(deepFreeze(fromDiscard), update(makeView(), [{ kind: 'drew', player: 'p3', source: 'stock' }])).state;
+  assert.equal(fromStock.publicHolding, null);
+});
+
+test('your turn starting asks for the buzz and the scroll; another player\'s does not', () => {
+  const s0 = inRoom();
+  const mine = apply(s0, update(makeView(), [{ kind: 'turn_started', player: 'p1', final: false }]));
+  assert.deepEqual(mine.effects.filter((e) => e.type === 'yourTurn'), [{ type: 'yourTurn' }]);
+  const theirs = apply(s0, update(makeView(), [{ kind: 'turn_started', player: 'p2', final: false }]));
+  assert.deepEqual(theirs.effects.filter((e) => e.type === 'yourTurn'), []);
+});
+
+test('r10 a crisp call shows a banner; your own window gets its bar and a wake-up when it closes', () => {
+  const s0 = inRoom();
+  const server = serverTime(s0.clock, NOW);
+  const view = makeView({ legal: ['crisp'], crisp: { caller: null, window: { player: 'p1', closes_at: server + 3000 }, final_turns_left: [] } });
+  const { state, effects } = apply(s0, update(view, [{ kind: 'crisp', player: 'p2' }], NOW + AHEAD));
+  assert.deepEqual(state.banner, { text: 'Ben called CRISP!', until: NOW + 2500 });
+  const total = view.crisp.window.closes_at - serverTime(state.clock, NOW);
+  assert.deepEqual(state.crispWindow, { closes_at: view.crisp.window.closes_at, total });
+  assert.ok(effects.some((e) => e.type === 'wake' && e.after === total + 15));
+  // Another player's window has no bar here.
+  const theirs = makeView({ crisp: { caller: null, window: { player: 'p2', closes_at: server + 3000 }, final_turns_left: [] } });
+  assert.equal(apply(deepFreeze(state), update(theirs)).state.crispWindow, null);
+});
+
+test('r10_4 the clock enables the next draw: a wake-up at may_start_at, never more than a minute away', () => {
+  const s0 = inRoom();
+  const server = serverTime(s0.clock, NOW);
+  const soon = makeView({ turn: { ...makeView().turn, player: 'p1', may_start_at: server + 2000 } });
+  assert.deepEqual(apply(s0, update(soon)).effects, [{ type: 'wake', after: 2015 }]);
+  const far = makeView({ turn: { ...makeView().turn, may_start_at: server + 3_600_000 } });
+  assert.deepEqual(apply(s0, update(far)).effects, [{ type: 'wake', after: 60000 }]);
+  const past = makeView({ turn: { ...makeView().turn, may_start_at: server - 1 } });
+  assert.deepEqual(apply(s0, update(past)).effects, []);
+});
+
+test('a seat that is no longer in the room is removed: a fatal effect, no events applied', () => {
+  const s0 = inRoom();
+  const view = makeView({ players: [player('p2', 1), player('p3', 2)] });
+  const { state, effects } = apply(s0, update(view, [{ kind: 'left', player: 'p1' }]));
+  assert.deepEqual(effects, [{ type: 'fatal', reason: 'removed' }]);
+  assert.equal(state.log.length, s0.log.length);
+});
+
+test('events about a player who left still name them (names are remembered in the state)', () => {
+  const s0 = inRoom();
+  assert.equal(s0.names.p3, 'Cai');
+  const view = makeView({ players: [player('p1', 0), player('p2', 1)] });
+  const { state } = apply(s0, update(view, [{ kind: 'left', player: 'p3' }]));
+  assert.equal(state.log.at(-1).text, 'Cai left the room');
+  assert.equal(state.names.p3, 'Cai');
+  // Events about you say "you", whatever your name.
+  const own = apply(s0, update(makeView(), [{ kind: 'swapped', player: 'p1', slot: 'left', discarded: '4C' }])).state;
+  assert.equal(own.log.at(-1).text, 'You swapped your left card (4♣ discarded)');
+});
+
+test('the log keeps the last 60 lines, each with its own id', () => {
+  let s = inRoom();
+  const ev = { kind: 'discarded', player: 'p2', card: '4C' };
+  for (let i = 0; i < 7; i++) s = apply(deepFreeze(s), update(makeView(), Array(10).fill(ev))).state;
+  assert.equal(s.log.length, 60);
+  assert.equal(new Set(s.log.map((l) => l.id)).size, 60);
+  assert.equal(s.log.at(-1).id, s.serial);
+});
+
+test('expire drops what is over and returns the same state when nothing is', () => {
+  const s0 = deepFreeze({
+    ...inRoom(),
+    peeks: { left: { card: 'AS', from: NOW, until: NOW + 10 }, right: { card: '2C', from: NOW, until: NOW + 100 } },
+    flashes: { stock: NOW + 10, discard: NOW + 100 },
+    toasts: [{ id: 1, text: 'a', until: NOW + 10 }, { id: 2, text: 'b', until: NOW + 100 }],
+  });
+  assert.equal(expire(s0, NOW), s0);
+  const s1 = expire(s0, NOW + 10);
+  assert.deepEqual(Object.keys(s1.peeks), ['right']);
+  assert.deepEqual(Object.keys(s1.flashes), ['discard']);
+  assert.deepEqual(s1.toasts.map((x) => x.id), [2]);
+  assert.equal(expire(s1, NOW + 50), s1);
+});
+
+test('close codes: what the client does about each (docs/web-client.md)', () => {
+  assert.equal(closeOutcome(CloseCode.TOKEN_REFUSED), 'token');
+  assert.equal(closeOutcome(CloseCode.REPLACED), 'replaced');
+  assert.equal(closeOutcome(CloseCode.ROOM_GONE), 'gone');
+  assert.equal(closeOutcome(CloseCode.KICKED), 'removed');
+  assert.equal(closeOutcome(4499), 'removed');
+  assert.equal(closeOutcome(CloseCode.RATE_LIMITED), 'backoff');
+  assert.equal(closeOutcome(CloseCode.RESTARTING), 'now');
+  for (const code of [CloseCode.TRY_LATER, CloseCode.TOO_LARGE, CloseCode.SERVER_ERROR, 1006, 4500, undefined]) {
+    assert.equal(closeOutcome(code), 'backoff', String(code));
+  }
+});
+
+test('r3_1 seat order: by seat, or clockwise starting after a player', () => {
+  const v = makeView({ players: [player('p3', 2), player('p1', 0), player('p4', 3), player('p2', 1)] });
+  assert.deepEqual(seatOrder(v).map((p) => p.id), ['p1', 'p2', 'p3', 'p4']);
+  assert.deepEqual(seatOrder(v, 'p3').map((p) => p.id), ['p4', 'p1', 'p2']);
+  assert.deepEqual(seatOrder(v, 'p1').map((p) => p.id), ['p2', 'p3', 'p4']);
+  assert.deepEqual(seatOrder(v, 'p9').map((p) => p.id), ['p1', 'p2', 'p3', 'p4']);
+});
+
+test('seat tags come in one fixed order, only those that apply', () => {
+  const text = (tags) => tags.map((tag) => tag.children.join(''));
+  assert.deepEqual(text(seatTags({ offline: true, dealer: true, crisp: false })), ['dealer', '⚠ offline']);
+  assert.deepEqual(seatTags({}), []);
+  assert.deepEqual(text(seatTags({ you: true, host: true })), ['host', 'you']);
+});

@@ -1,0 +1,178 @@
+// Taps into protocol messages (protocol.md, "Client to server") and into
+// changes of what this page shows. The screens (render/) call these as
+// `ctx.act.<name>`; keys.js clicks the same buttons.
+
+import { setLanguage, t } from './i18n.js';
+import * as api from './api.js';
+import { ClientError, ErrorCode, Status } from './protocol.js';
+import { saveSeat, saveName, saveSettings } from './storage.js';
+import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
+import { getState, setState, replaceState } from './store.js';
+import { errorText, withToast } from './update.js';
+import { enterRoom, lookUp, sendToRoom } from './routing.js';
+import { render } from './paint.js';
+import { nameField, typedCode } from './render/home.js';
+
+const PENDING_MS = 2000; // after a tap, the action buttons wait this long at most for the answer
+const LOOKUP_DELAY_MS = 350;
+
+let lookUpTimer = null;
+
+function toast(text) {
+  replaceState(withToast(getState(), text, Date.now()));
+}
+
+const serverNow = () => serverTime(getState().clock, Date.now());
+const view = () => getState().view;
+const legal = (type) => view().legal.includes(type);
+
+/** Send on the room's socket; with `pend`, the action buttons wait for the answer. */
+function send(msg, pend = true) {
+  if (!sendToRoom(msg)) {
+    toast(errorText(ClientError.OFFLINE));
+    return false;
+  }
+  if (pend) setState({ pending: Date.now() + PENDING_MS });
+  else render();
+  return true;
+}
+
+/** The typed name, if it is one the server takes: 1 to 20 characters (code points). */
+function readName() {
+  const el = nameField();
+  const name = el ? el.value.trim() : '';
+  if (!name || [...name].length > 20) {
+    toast(errorText(ErrorCode.BAD_NAME));
+    if (el) el.focus();
+    return null;
+  }
+  saveName(name);
+  return name;
+}
+
+/** Create or join a room over HTTP, store the seat and enter the room. */
+async function viaApi(call) {
+  setState({ busy: true });
+  try {
+    const seat = await call();
+    saveSeat(seat.code, seat);
+    history.pushState(null, '', `/r/${seat.code}`);
+    enterRoom(seat.code);
+  } catch (e) {
+    toast(errorText(e.code, e.message));
+  } finally {
+    setState({ busy: false });
+  }
+}
+
+/** Queen (R8): once both cards are chosen, send the swap. */
+function chooseForQueen(choice) {
+  const q = { ...getState().queen, ...choice };
+  if (q.mine && q.target) {
+    setState({ queen: null });
+    send({ type: 'queen', slot: q.mine, target: q.target.player, target_slot: q.target.slot });
+  } else setState({ queen: q });
+}
+
+export const act = {
+  setLanguage: async (code) => {
+    await setLanguage(code, true);
+    render();
+  },
+  toggleMenu: () => setState({ menuOpen: !getState().menuOpen }),
+  setSetting: (key, value) => {
+    const settings = { ...getState().settings, [key]: value };
+    saveSettings(settings);
+    setState({ settings });
+  },
+  create: () => {
+    const name = readName();
+    if (name) viaApi(() => api.createRoom(name));
+  },
+  join: () => {
+    const code = api.normalizeCode(typedCode());
+    if (code.length < 4 || code.length > 6) {
+      toast(errorText(ClientError.BAD_CODE));
+      return;
+    }
+    const name = readName();
+    if (name) viaApi(() => api.joinRoom(code, name));
+  },
+  submitHome: () => (typedCode().trim() ? act.join() : act.create()),
+  codeTyped: () => {
+    clearTimeout(lookUpTimer);
+    const code = api.normalizeCode(typedCode());
+    setState({ homeInfo: null, homeError: null });
+    if (code.length >= 4 && code.length <= 6) lookUpTimer = setTimeout(() => lookUp(code), LOOKUP_DELAY_MS);
+  },
+  rejoin: (code) => {
+    history.pushState(null, '', `/r/${code}`);
+    enterRoom(code);
+  },
+  useHere: () => enterRoom(getState().code),
+  share: async (link) => {
+    if (typeof navigator.share === 'function') {
+      try {
+        await navigator.share({ title: 'Crisp', text: t('lobby.shareText', { code: view().code }), url: link });
+        return;
+      } catch (e) {
+        if (e && e.name === 'AbortError') return;
+      }
+    }
+    if (await copyText(link)) toast(t('lobby.copied'));
+    else toast(link);
+  },
+  setOption: (o) => {
+    // Shown at once; the next update (or an error) replaces it with the room's options.
+    setState({ optionsDraft: { ...(getState().optionsDraft || {}), ...o } });
+    send({ type: 'options', ...o });
+  },
+  kick: (player) => send({ type: 'kick', player }),
+  start: () => send({ type: 'start' }),
+  ready: () => {
+    if (send({ type: 'ready' }, false)) {
+      const v = view();
+      setState({ readyRound: v.round, ...(v.status === Status.PEEK ? { peeks: {} } : {}) });
+    }
+  },
+  drawStock: () => { if (canDraw(view(), serverNow())) send({ type: 'draw', source: 'stock' }); },
+  drawDiscard: () => { if (canDrawDiscard(view(), serverNow())) send({ type: 'draw', source: 'discard' }); },
+  tapMySlot: (slot) => {
+    if (getState().queen) chooseForQueen({ mine: slot });
+    else if (legal('swap')) send({ type: 'swap', slot });
+  },
+  tapSeatSlot: (player, slot) => {
+    if (getState().queen) chooseForQueen({ target: { player, slot } });
+  },
+  discard: () => send({ type: 'discard' }),
+  jack: () => send({ type: 'jack' }),
+  queen: () => {
+    if (legal('queen')) setState({ queen: { mine: null, target: null } });
+  },
+  cancelQueen: () => setState({ queen: null }),
+  king: () => send({ type: 'king' }),
+  crisp: () => { if (canCrisp(view(), serverNow())) send({ type: 'crisp' }); },
+  hidePeeks: () => setState({ peeks: {} }),
+  nextRound: () => send({ type: 'next_round' }),
+  rematch: () => send({ type: 'rematch' }),
+};
+
+/** The clipboard, or the old way where it is not allowed. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}

@@ -1,0 +1,61 @@
+// Puts the state on the page: at most one render per task (however many
+// changes asked for one), the document title, and the scrolling that goes with
+// a new screen or the start of your turn.
+
+import { patch } from './dom.js';
+import { t } from './i18n.js';
+import { getState } from './store.js';
+import { serverTime } from './state.js';
+import { page } from './render/chrome.js';
+
+const root = document.getElementById('app');
+let act = null;
+let queued = false;
+let lastScreen = '';
+let scrollToPiles = false;
+
+/** Start painting with `actions`, the tap handlers the screens call. */
+export function startPainting(actions) {
+  act = actions;
+}
+
+/** Ask for a render (several asks before it runs make one). */
+export function render() {
+  if (queued || !act) return;
+  queued = true;
+  queueMicrotask(paint);
+}
+
+/** After the next render, bring the stock and your cards into view if they are off screen. */
+export function bringPilesIntoView() {
+  scrollToPiles = true;
+}
+
+function paint() {
+  queued = false;
+  const S = getState();
+  const local = Date.now();
+  patch(root, page({ S, now: serverTime(S.clock, local), local, act }));
+  document.title = titleFor(S);
+  // A new screen (lobby -> table -> results) starts at its top.
+  const screen = `${S.screen}:${S.view ? S.view.status : ''}`;
+  if (screen !== lastScreen) {
+    lastScreen = screen;
+    window.scrollTo(0, 0);
+  }
+  // Your turn at a crowded table: bring the stock and your cards into view.
+  if (scrollToPiles) {
+    scrollToPiles = false;
+    const piles = document.querySelector('.piles');
+    if (piles && piles.getBoundingClientRect().bottom > window.innerHeight - 140) {
+      piles.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    }
+  }
+}
+
+function titleFor(S) {
+  const v = S.view;
+  if (S.screen !== 'room' || !v) return 'Crisp';
+  if (v.turn && v.turn.player === v.you) return `★ ${t('turn.you')} — Crisp ${v.code}`;
+  return `Crisp ${v.code}`;
+}

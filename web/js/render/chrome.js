@@ -1,0 +1,110 @@
+// The page around the screens: the header (home link, connection status,
+// language, settings), the settings panel, the reconnecting strip, toasts and
+// banners; and which screen shows (home, lobby, table, results).
+
+import { h } from '../dom.js';
+import { t, LANGUAGES, language } from '../i18n.js';
+import { Status } from '../protocol.js';
+import { atTable } from '../state.js';
+import { offlineStrip } from './parts.js';
+import { home } from './home.js';
+import { lobby } from './lobby.js';
+import { table } from './table.js';
+import { results } from './results.js';
+
+/** The whole page, as h() trees for patch() (dom.js). */
+export function page(ctx) {
+  const { S } = ctx;
+  const inTable = S.screen === 'room' && atTable(S.view);
+  return [
+    header(ctx),
+    S.menuOpen ? settingsPanel(ctx) : null,
+    inTable ? null : offlineStrip(S), // the table has it in its sticky top
+    h('main', { id: 'main', class: `screen screen-${screenName(S)}` }, screen(ctx)),
+    overlays(ctx),
+  ];
+}
+
+function screenName(S) {
+  if (S.screen !== 'room') return S.screen;
+  return S.view ? S.view.status : 'connecting';
+}
+
+function screen(ctx) {
+  const { S } = ctx;
+  if (S.screen === 'loading') return h('p', { class: 'center-msg' }, t('app.loading'));
+  if (S.screen === 'home') return home(ctx);
+  const v = S.view;
+  if (S.conn === 'replaced') return replaced(ctx);
+  if (!v) return h('p', { class: 'center-msg' }, t('conn.connecting'));
+  switch (v.status) {
+    case Status.LOBBY: return lobby(ctx);
+    case Status.PEEK:
+    case Status.PLAYING: return table(ctx);
+    default: return results(ctx);
+  }
+}
+
+/** Another tab or device took this seat (close 4409): offer to take it back. */
+function replaced(ctx) {
+  return h('section', { class: 'panel center-msg' },
+    h('p', null, t('conn.replacedLong')),
+    h('button', { type: 'button', class: 'btn primary', 'data-testid': 'use-here', onclick: ctx.act.useHere }, t('conn.useHere')));
+}
+
+function header(ctx) {
+  const { S, act } = ctx;
+  const inRoom = S.screen === 'room';
+  return h('header', { class: 'topbar' },
+    h('a', { class: 'brand', href: '/', 'aria-label': t('app.home') }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), 'Crisp'),
+    inRoom ? connStatus(S) : h('span', { class: 'spacer' }),
+    h('label', { class: 'lang' },
+      h('span', { class: 'sr-only' }, t('settings.language')),
+      h('select', {
+        'data-testid': 'language', value: language(),
+        onchange: (e) => act.setLanguage(e.target.value),
+        title: t('settings.language'),
+      }, LANGUAGES.map((l) => h('option', {
+        key: l.code, value: l.code, lang: l.code, selected: l.code === language(), title: l.name, label: l.short,
+      }, l.short)))),
+    h('button', {
+      class: 'icon-btn', type: 'button', 'aria-label': t('settings.title'),
+      'aria-expanded': S.menuOpen ? 'true' : 'false', 'aria-controls': 'settings',
+      'data-testid': 'settings-button', onclick: act.toggleMenu,
+    }, h('span', { 'aria-hidden': 'true' }, '⚙')),
+  );
+}
+
+function connStatus(S) {
+  const state = S.conn;
+  const icon = { open: '●', connecting: '◌', reconnecting: '↻', replaced: '⊘', idle: '◌' }[state] || '◌';
+  return h('span', {
+    class: `conn conn-${state}`, 'data-testid': 'connection-status', 'data-state': state,
+    role: 'status', 'aria-live': 'polite',
+  }, h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, icon), t(`conn.${state}`));
+}
+
+function settingsPanel(ctx) {
+  const { S, act } = ctx;
+  return h('section', { id: 'settings', class: 'panel settings', 'aria-label': t('settings.title') },
+    h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: S.settings.sound, 'data-testid': 'setting-sound',
+        onchange: (e) => act.setSetting('sound', e.target.checked) }),
+      t('settings.sound')),
+    h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: S.settings.vibrate, 'data-testid': 'setting-vibrate',
+        onchange: (e) => act.setSetting('vibrate', e.target.checked) }),
+      t('settings.vibrate')),
+    h('button', { type: 'button', class: 'btn', onclick: act.toggleMenu }, t('settings.close')));
+}
+
+/** Toasts (errors and notes) and the banner (a crisp call, a Queen that took your card). */
+function overlays(ctx) {
+  const { S, local } = ctx;
+  const toasts = S.toasts.filter((x) => x.until > local);
+  return h('div', { class: 'overlays' },
+    S.banner && S.banner.until > local
+      ? h('div', { class: `banner ${S.banner.text.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, S.banner.text) : null,
+    h('div', { class: 'toasts', role: 'alert', 'aria-live': 'assertive', 'data-testid': 'toasts' },
+      toasts.map((x) => h('p', { key: x.id, class: 'toast', 'data-testid': 'toast' }, x.text))));
+}

@@ -1,0 +1,65 @@
+// The home screen: name, create a room, join one by code. Arriving by a shared
+// link (/r/{code}) fills the code, puts Join first and shows who is waiting.
+// Also reads the form's two inputs for actions.js and routing.js.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { Status } from '../protocol.js';
+
+/** The name input, or null when the home form is not on screen. */
+export const nameField = () => document.querySelector('[data-testid="name-input"]');
+
+/** What is typed in the room-code input ('' when it is not on screen). */
+export function typedCode() {
+  const el = document.querySelector('[data-testid="room-code-input"]');
+  return el ? el.value : '';
+}
+
+export function home(ctx) {
+  const { S, act } = ctx;
+  const info = S.homeInfo;
+  let infoLine = null;
+  if (S.homeError) infoLine = h('p', { class: 'note warn', role: 'alert' }, S.homeError);
+  else if (info) {
+    infoLine = h('p', { class: 'note' }, info.status === Status.LOBBY
+      ? t('home.roomInfo', { code: info.code, count: info.players.length, names: info.players.map((p) => p.name).join(', ') })
+      : t('home.started', { code: info.code }));
+  }
+  return h('div', { class: 'home' },
+    h('section', { class: 'hero' },
+      h('h1', null, 'Crisp'),
+      h('p', { class: 'tagline' }, t('app.tagline'))),
+    S.lastRoom && S.lastRoom !== S.homeCode
+      ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: S.lastRoom }))
+      : null,
+    homeForm(ctx, infoLine));
+}
+
+function homeForm(ctx, infoLine) {
+  const { S, act } = ctx;
+  const invited = !!S.homeCode; // arrived by a shared link: joining comes first
+  const create = h('button', {
+    type: 'button', class: `btn wide ${invited ? '' : 'primary'}`, 'data-testid': 'create-room',
+    disabled: S.busy, onclick: act.create,
+  }, t('home.create'));
+  const join = [
+    h('label', { for: 'code' }, t('home.code')),
+    h('div', { class: 'row' },
+      h('input', {
+        id: 'code', 'data-testid': 'room-code-input', type: 'text', maxlength: 8, class: 'code-input',
+        autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', initValue: S.homeCode,
+        placeholder: 'K7QX', dir: 'ltr', enterkeyhint: 'go', oninput: act.codeTyped,
+      }),
+      h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'join-room', disabled: S.busy }, t('home.join'))),
+    infoLine,
+  ];
+  return h('form', { class: 'panel form', onsubmit: (e) => { e.preventDefault(); act.submitHome(); }, novalidate: true },
+    h('label', { for: 'name' }, t('home.name')),
+    h('input', {
+      id: 'name', 'data-testid': 'name-input', type: 'text', maxlength: 20, autocomplete: 'nickname',
+      required: true, initValue: S.homeName, placeholder: t('home.namePlaceholder'), enterkeyhint: 'go',
+    }),
+    invited ? join : create,
+    h('p', { class: 'or' }, h('span', null, invited ? t('home.orCreate') : t('home.or'))),
+    invited ? create : join);
+}

@@ -1,0 +1,79 @@
+// The lobby: the room code with its link and QR code, the players with their
+// presence (the host can remove them), the options (the host sets them) and Start.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { playerById } from '../state.js';
+import { qrSvg } from '../qr.js';
+import { pending, flash, seatTags } from './parts.js';
+
+export function lobby(ctx) {
+  const { S, act } = ctx;
+  const v = S.view;
+  const isHost = v.host === v.you;
+  const link = `${location.origin}/r/${v.code}`;
+  const canShare = typeof navigator.share === 'function';
+  const hostName = (playerById(v, v.host) || {}).name || '';
+  return h('div', { class: 'lobby' },
+    h('section', { class: 'panel room' },
+      h('div', { class: 'room-info' },
+        h('p', { class: 'label' }, t('lobby.code')),
+        h('p', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code),
+        h('p', { class: 'link', dir: 'ltr' }, link.replace(/^https?:\/\//, '')),
+        h('button', {
+          type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
+        }, canShare ? t('lobby.share') : t('lobby.copy'))),
+      h('div', { class: 'qr', 'data-testid': 'qr' }, qrSvg(link, t('lobby.qr', { code: v.code })))),
+    h('section', { class: 'panel' },
+      h('h2', null, t('lobby.players', { count: v.players.length })),
+      h('ul', { class: 'players', 'data-testid': 'player-list' },
+        v.players.map((p) => h('li', {
+          key: p.id, class: `player ${p.connected ? 'on' : 'off'} ${flash(ctx, `seat:${p.id}`)}`,
+          'data-testid': `player-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
+        },
+        h('span', { class: 'dot', 'aria-hidden': 'true' }, p.connected ? '●' : '○'),
+        h('span', { class: 'pname' }, p.name),
+        seatTags({ host: p.id === v.host, you: p.id === v.you }),
+        h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
+        isHost && p.id !== v.you ? h('button', {
+          type: 'button', class: 'btn small', 'data-testid': `kick-${p.id}`,
+          'aria-label': t('lobby.kickLabel', { name: p.name }), onclick: () => act.kick(p.id),
+        }, t('lobby.kick')) : null)))),
+    optionsPanel(ctx, isHost),
+    isHost
+      ? h('button', {
+        type: 'button', class: 'btn primary wide big', 'data-testid': 'start-game',
+        disabled: v.players.length < 2 || pending(ctx), onclick: act.start,
+      }, v.players.length < 2 ? t('lobby.needTwo') : t('lobby.start'))
+      : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })));
+}
+
+/** The room's options (R13 discard-pile draws, R14 time per draw, R15 limit): the host sets them in the lobby (R16.1). */
+function optionsPanel(ctx, isHost) {
+  const { S, act } = ctx;
+  const o = { ...S.view.options, ...(S.optionsDraft || {}) };
+  const dis = !isHost || S.conn !== 'open';
+  const ds = o.draw_seconds == null ? 'none' : String(o.draw_seconds);
+  return h('section', { class: `panel options ${flash(ctx, 'options')}`, 'aria-label': t('lobby.options') },
+    h('h2', null, t('lobby.options')),
+    h('label', { class: 'field' },
+      h('span', null, t('opt.limit')),
+      h('select', {
+        'data-testid': 'option-limit', disabled: dis, value: String(o.limit),
+        onchange: (e) => act.setOption({ limit: Number(e.target.value) }),
+      }, [50, 100, 150].map((n) => h('option', { key: n, value: String(n), selected: o.limit === n }, t('opt.limitValue', { n }))))),
+    h('label', { class: 'field' },
+      h('span', null, t('opt.drawSeconds')),
+      h('select', {
+        'data-testid': 'option-draw-seconds', disabled: dis, value: ds,
+        onchange: (e) => act.setOption({ draw_seconds: e.target.value === 'none' ? null : Number(e.target.value) }),
+      }, ['30', '45', '60', 'none'].map((s) => h('option', { key: s, value: s, selected: s === ds },
+        s === 'none' ? t('opt.noLimit') : t('opt.secondsValue', { n: s }))))),
+    h('label', { class: 'check' },
+      h('input', {
+        type: 'checkbox', 'data-testid': 'option-discard-draw', disabled: dis, checked: !!o.discard_draw,
+        onchange: (e) => act.setOption({ discard_draw: e.target.checked }),
+      }),
+      t('opt.discardDraw')),
+    isHost ? null : h('p', { class: 'note' }, t('lobby.hostSets')));
+}

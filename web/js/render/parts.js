@@ -1,0 +1,83 @@
+// Pieces more than one screen uses: taps that wait, highlights, names, the seat
+// order, the tags beside a name, card faces, the log. Every screen is a
+// function of `ctx` = {S: the state, now: server clock (ms), local: Date.now(),
+// act: the tap handlers (actions.js)}.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { rank, suitGlyph, isRed } from '../cards.js';
+import { playerById } from '../state.js';
+
+/** Taps wait: for the answer to the last action, or for the connection to come back. */
+export function pending(ctx) {
+  return ctx.local < ctx.S.pending || ctx.S.conn !== 'open';
+}
+
+/** The class that highlights `key` (events.js) for a moment after an event. */
+export function flash(ctx, key) {
+  const until = ctx.S.flashes[key];
+  return until && until > ctx.local ? 'flash' : '';
+}
+
+export function nameOf(v, id) {
+  const p = playerById(v, id);
+  return p ? p.name : '?';
+}
+
+/** The players in seat order, which is the order of play (R2.1, R3.1: clockwise).
+ * With `after` (a player id): everyone else, starting with the seat after that one's. */
+export function seatOrder(v, after = null) {
+  const seated = [...v.players].sort((a, b) => a.seat - b.seat);
+  if (after == null) return seated;
+  const i = seated.findIndex((p) => p.id === after);
+  return [...seated.slice(i + 1), ...seated.slice(0, Math.max(i, 0))];
+}
+
+const TAGS = {
+  host: () => h('span', { class: 'tag' }, t('lobby.host')),
+  you: () => h('span', { class: 'tag' }, t('lobby.you')),
+  dealer: () => h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')),
+  crisp: () => h('span', { class: 'tag tag-crisp' }, t('seat.crisp')),
+  offline: () => h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`),
+  ready: () => h('span', { class: 'tag tag-ready' }, `✓ ${t('seat.ready')}`),
+  readyMark: () => h('span', { class: 'tag tag-ready', title: t('seat.ready') }, '✓'),
+};
+
+/** The tags beside a player's name, always in the same order; `on` says which
+ * apply, e.g. `seatTags({dealer: true, offline: !p.connected})`. */
+export function seatTags(on) {
+  return Object.keys(TAGS).filter((kind) => on[kind]).map((kind) => TAGS[kind]());
+}
+
+/** This player has confirmed (players[].ready is a protocol addition; the local flag covers the wait for the answer). */
+export function isReady(S, v) {
+  const me = playerById(v, v.you);
+  return S.readyRound === v.round || !!(me && me.ready);
+}
+
+/** A card's face (rank and suit), or its back when `card` is null (not known). */
+export function cardContent(card) {
+  if (!card) return [h('span', { class: 'back', 'aria-hidden': 'true' })];
+  return [
+    h('span', { class: 'rank', 'aria-hidden': 'true' }, rank(card)),
+    h('span', { class: 'suit', 'aria-hidden': 'true' }, suitGlyph(card)),
+  ];
+}
+
+export function cardClass(card, extra = '') {
+  return `card ${card ? `up ${isRed(card) ? 'red' : 'black'}` : 'down'} ${extra}`;
+}
+
+/** Shown while a room's connection is being re-established (the seat is kept). */
+export function offlineStrip(S) {
+  if (S.screen !== 'room' || !S.view || (S.conn !== 'reconnecting' && S.conn !== 'connecting')) return null;
+  return h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'));
+}
+
+/** The event log (newest first), under the table and the results. */
+export function logPanel(ctx) {
+  const { S } = ctx;
+  return h('details', { class: 'log' },
+    h('summary', null, t('log.title')),
+    h('ol', { 'data-testid': 'log' }, S.log.slice(-30).reverse().map((l) => h('li', { key: l.id }, l.text))));
+}

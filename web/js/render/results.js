@@ -1,0 +1,72 @@
+// The end of a round or of the game: every revealed card, the sums, the
+// caller's -5/+5 (R12.2, R12.3), the totals and the winners; Next round / Rematch for
+// the host, "ready for the next round" for the others (R16.5).
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { short, cardName, isRed } from '../cards.js';
+import { Status } from '../protocol.js';
+import { pending, nameOf, seatOrder, seatTags, isReady, logPanel } from './parts.js';
+
+export function results(ctx) {
+  const { S, act } = ctx;
+  const v = S.view;
+  const lr = v.last_round || {};
+  const isHost = v.host === v.you;
+  const over = v.status === Status.GAME_OVER;
+  const winners = v.winners || [];
+  let title = t('round.over', { round: lr.round ?? v.round });
+  let winLine = null;
+  if (over) {
+    title = t('game.over');
+    const names = winners.map((id) => nameOf(v, id));
+    winLine = h('p', { class: 'winners', 'data-testid': 'winners', role: 'status' },
+      h('span', { 'aria-hidden': 'true' }, '★ '),
+      names.length > 1 ? t('game.shared', { names: names.join(' & ') })
+        : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' }));
+  }
+  return h('div', { class: 'results' },
+    h('h2', null, title),
+    winLine,
+    lr.caller ? h('p', { class: 'note' }, t('round.caller', { name: nameOf(v, lr.caller) })) : null,
+    h('div', { class: 'tablewrap' },
+      h('table', { class: 'scores', 'data-testid': 'scoreboard' },
+        h('thead', null, h('tr', null,
+          h('th', { scope: 'col' }, t('score.player')),
+          h('th', { scope: 'col' }, t('score.cards')),
+          h('th', { scope: 'col' }, t('score.sum')),
+          h('th', { scope: 'col' }, t('score.bonus')),
+          h('th', { scope: 'col' }, t('score.total')))),
+        h('tbody', null, seatOrder(v).map((p) => {
+          const hand = (lr.hands && lr.hands[p.id]) || p.cards || [];
+          const sum = lr.sums ? lr.sums[p.id] : null;
+          const score = lr.scores ? lr.scores[p.id] : null;
+          const bonus = sum != null && score != null ? score - sum : 0;
+          const win = winners.includes(p.id);
+          return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
+            h('th', { scope: 'row' }, win ? '★ ' : '', p.name,
+              seatTags({ crisp: lr.caller === p.id, readyMark: !over && p.ready })),
+            h('td', null, h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
+              ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
+              : h('span', { key: i, class: 'mini' }, '?')))),
+            h('td', { class: 'num', 'data-testid': `sum-${p.id}` }, sum ?? ''),
+            h('td', { class: 'num', 'data-testid': `bonus-${p.id}` }, bonus ? (bonus > 0 ? `+${bonus}` : `−${-bonus}`) : ''),
+            h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, String(p.total)));
+        })))),
+    h('p', { class: 'note' }, t('score.limit', { n: v.options.limit })),
+    isHost && over
+      ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'rematch', disabled: pending(ctx), onclick: act.rematch }, t('game.rematch'))
+      : null,
+    isHost && !over
+      ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'next-round', disabled: pending(ctx), onclick: act.nextRound }, t('round.next'))
+      : null,
+    // R16.5: the next round also starts when every player is ready
+    !isHost && !over
+      ? h('button', {
+        type: 'button', class: 'btn primary wide big', 'data-testid': 'ready-button',
+        disabled: isReady(S, v) || pending(ctx), onclick: act.ready,
+      }, isReady(S, v) ? t('round.readyDone') : t('round.ready'))
+      : null,
+    !isHost ? h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })) : null,
+    logPanel(ctx));
+}

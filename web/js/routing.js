@@ -1,0 +1,116 @@
+// Where the page is: "/" is the home screen, "/r/{code}" a room, entered at
+// once with a stored seat (a reload returns to the same seat), else the join
+// form with the code filled in. Entering a room opens its socket (net.js);
+// its messages go through applyUpdate (update.js) and their effects run here.
+// A fatal close (docs/web-client.md, "Connecting and reconnecting") leads back
+// home, except "replaced", which waits for "Play in this tab".
+
+import { t } from './i18n.js';
+import * as api from './api.js';
+import { RoomSocket } from './net.js';
+import { ClientError } from './protocol.js';
+import { loadSeat, forgetSeat, lastRoom, loadName } from './storage.js';
+import { restartClock } from './state.js';
+import { getState, setState, replaceState } from './store.js';
+import { applyUpdate, errorText } from './update.js';
+import { render, bringPilesIntoView } from './paint.js';
+import { yourTurn } from './feedback.js';
+import { typedCode } from './render/home.js';
+
+let sock = null;
+
+/** Show what the address bar says (on start and on back/forward). */
+export function route() {
+  const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
+  const code = m ? api.normalizeCode(decodeURIComponent(m[1])) : '';
+  if (code && loadSeat(code)) enterRoom(code);
+  else showHome(code);
+}
+
+/** The home screen; with `code`, the join form for that room (and who is waiting there). */
+export function showHome(code, error = null) {
+  leaveRoom();
+  setState({
+    screen: 'home', code: null, view: null, conn: 'idle', homeCode: code || '',
+    homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
+  });
+  if (code) lookUp(code);
+}
+
+/** Who is waiting in room `code`, for the join form (if that code is still the one typed). */
+export async function lookUp(code) {
+  try {
+    const info = await api.roomInfo(code);
+    const S = getState();
+    if (S.screen === 'home' && api.normalizeCode(typedCode() || S.homeCode) === info.code) {
+      setState({ homeInfo: info });
+    }
+  } catch (e) {
+    if (getState().screen === 'home' && e.status === 404) {
+      setState({ homeInfo: null, homeError: errorText(ClientError.NO_ROOM) });
+    }
+  }
+}
+
+/** Take the stored seat in room `code` and connect. */
+export function enterRoom(code) {
+  leaveRoom();
+  const seat = loadSeat(code);
+  const S = getState();
+  replaceState({
+    ...S, screen: 'room', code, view: null, log: [], peeks: {}, flashes: {}, queen: null,
+    pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
+    names: {}, clock: restartClock(S.clock),
+  });
+  if (location.pathname !== `/r/${code}`) history.replaceState(null, '', `/r/${code}`);
+  sock = new RoomSocket({
+    code, token: seat.token, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
+  });
+  sock.start();
+}
+
+function leaveRoom() {
+  if (sock) sock.stop();
+  sock = null;
+}
+
+/** Send a client message on the room's socket; false when it is not connected. */
+export function sendToRoom(msg) {
+  return !!sock && !!sock.send(msg);
+}
+
+/** The room's socket, for the browser tests (window.crisp.socket()). */
+export const currentSocket = () => sock;
+
+function receive(msg) {
+  const before = getState();
+  const { state, effects } = applyUpdate(before, msg, Date.now());
+  if (state !== before) replaceState(state);
+  for (const effect of effects) {
+    if (effect.type === 'fatal') onFatal(effect.reason);
+    else if (effect.type === 'yourTurn') {
+      yourTurn(getState().settings);
+      bringPilesIntoView();
+    } else if (effect.type === 'wake') setTimeout(render, effect.after);
+  }
+}
+
+/** The seat is lost ('token', 'gone', 'removed') or taken by another tab ('replaced'). */
+function onFatal(reason) {
+  const code = getState().code;
+  if (reason === 'replaced') {
+    setState({ conn: 'replaced' });
+    return;
+  }
+  forgetSeat(code);
+  if (reason === 'token') {
+    history.replaceState(null, '', `/r/${code}`);
+    showHome(code, t('fatal.token', { code }));
+  } else if (reason === 'gone') {
+    history.replaceState(null, '', '/');
+    showHome('', t('fatal.gone', { code }));
+  } else {
+    history.replaceState(null, '', '/');
+    showHome('', t('fatal.removed', { code }));
+  }
+}

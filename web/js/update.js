@@ -1,0 +1,147 @@
+// What a server message does to the client state, as pure functions: the same
+// state, message and time always give the same result, and the input is never
+// changed (new objects are returned). What cannot be state is returned as
+// effects for the caller to run (routing.js):
+//   {type: 'fatal', reason: 'removed'}  this seat is no longer in the room
+//   {type: 'yourTurn'}                  buzz/beep and bring the piles into view
+//   {type: 'wake', after: ms}           render again then: the clock enables a draw
+//                                       or closes the crisp window
+// Peeked cards go into `peeks` for a few seconds and nowhere else: never the
+// log, never storage (R16.3).
+
+import { t, has } from './i18n.js';
+import { describe } from './events.js';
+import { Status } from './protocol.js';
+import { sampleClock, serverTime, playerById } from './state.js';
+
+export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidden sooner
+export const PEEK_PHASE_MS = 10000; // R16.2: the deal's peeks stay for the peek phase
+export const FLASH_MS = 1400;
+export const TOAST_MS = 4000;
+const LOG_LINES = 60;
+const MAX_WAKE_MS = 60000;
+
+/** The message shown for an error code (protocol.js), in the current language. */
+export function errorText(code, message) {
+  if (has(`error.${code}`)) return t(`error.${code}`);
+  return t('error.generic', { code: code || '?', message: message || '' });
+}
+
+/** `state` with a toast added (at most three stay). `now`: local time (Date.now()). */
+export function withToast(state, text, now) {
+  const id = state.serial + 1;
+  return { ...state, serial: id, toasts: [...state.toasts.slice(-2), { id, text, until: now + TOAST_MS }] };
+}
+
+/**
+ * The state after the server message `msg` arrived at local time `now` (Date.now()).
+ * An `error` shows a toast and unblocks the taps; an `update` replaces the view
+ * (every update is whole) and turns its events into log lines, highlights, peeks
+ * and banners. Anything else changes nothing.
+ * @returns {{state: object, effects: object[]}}
+ */
+export function applyUpdate(state, msg, now) {
+  if (!msg || typeof msg !== 'object') return { state, effects: [] };
+  if (msg.type === 'error') {
+    const unblocked = { ...state, pending: 0, optionsDraft: null };
+    return { state: withToast(unblocked, errorText(msg.code, msg.message), now), effects: [] };
+  }
+  if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
+  const view = msg.view;
+  const names = { ...state.names };
+  for (const p of view.players) names[p.id] = p.name;
+  // Fresh copies of everything the events below change: the input stays as it was.
+  const next = {
+    ...state,
+    clock: sampleClock(state.clock, msg.now, now),
+    names,
+    view,
+    pending: 0,
+    optionsDraft: null,
+    peeks: { ...state.peeks },
+    flashes: { ...state.flashes },
+    log: [...state.log],
+  };
+  if (!view.players.some((p) => p.id === view.you)) {
+    return { state: next, effects: [{ type: 'fatal', reason: 'removed' }] };
+  }
+  const effects = [];
+  for (const ev of msg.events || []) applyEvent(next, ev, now, effects);
+  afterUpdate(next, state.view, now, effects);
+  return { state: next, effects };
+}
+
+/** One event into `s` (a fresh copy that applyUpdate owns). */
+function applyEvent(s, ev, now, effects) {
+  const view = s.view;
+  const you = view.you;
+  const name = (id) => (id === you ? t('you') : s.names[id] || (playerById(view, id) || {}).name || '?');
+  // A card that moves takes its peek with it; a peek event that follows shows the new one.
+  if (ev.kind === 'swapped' && ev.player === you) delete s.peeks[ev.slot];
+  if (ev.kind === 'queen') {
+    if (ev.player === you) delete s.peeks[ev.slot];
+    if (ev.target === you) delete s.peeks[ev.target_slot];
+  }
+  if (ev.kind === 'round_started' || ev.kind === 'round_over') {
+    s.peeks = {};
+    s.queen = null;
+    s.banner = null; // the results screen says it all
+    s.readyRound = null;
+  }
+  if (ev.kind === 'drew') s.publicHolding = ev.source === 'discard' ? { player: ev.player, card: ev.card } : null;
+  if (ev.kind === 'peek' && ev.player === you && ev.card) {
+    const dur = view.status === Status.PEEK ? PEEK_PHASE_MS : PEEK_MS;
+    s.peeks[ev.slot] = { card: ev.card, from: now, until: now + dur };
+  }
+  if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
+  if (ev.kind === 'crisp') {
+    s.banner = { text: ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: name(ev.player) }), until: now + 2500 };
+  }
+  const d = describe(ev, { you, name });
+  // Someone else's Queen took one of your cards: say it big, it changes what you know.
+  if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
+    s.banner = { text: d.text, until: now + 3000 };
+  }
+  if (d.text) {
+    s.serial += 1;
+    s.log.push({ id: s.serial, text: d.text });
+    if (s.log.length > LOG_LINES) s.log.splice(0, s.log.length - LOG_LINES);
+  }
+  for (const key of d.flash) s.flashes[key] = now + FLASH_MS;
+}
+
+/** What follows from the new view as a whole, whatever the events were. */
+function afterUpdate(s, prev, now, effects) {
+  const view = s.view;
+  if (prev && prev.status === Status.PEEK && view.status !== Status.PEEK) s.peeks = {};
+  if (s.queen && !view.legal.includes('queen')) s.queen = null;
+  const server = serverTime(s.clock, now);
+  const w = view.crisp && view.crisp.window;
+  if (w && w.player === view.you) {
+    if (!s.crispWindow || s.crispWindow.closes_at !== w.closes_at) {
+      s.crispWindow = { closes_at: w.closes_at, total: Math.max(1, w.closes_at - server) };
+    }
+  } else s.crispWindow = null;
+  // Wake up exactly when the clock makes a draw legal or closes the crisp window.
+  for (const at of [view.turn && view.turn.may_start_at, w && w.closes_at]) {
+    if (at && at > server) effects.push({ type: 'wake', after: Math.min(at - server + 15, MAX_WAKE_MS) });
+  }
+}
+
+/** `state` without the peeks, highlights and toasts whose time is over at `now`
+ * (local); the same object when nothing expired. */
+export function expire(state, now) {
+  const peeks = dropExpired(state.peeks, (p) => p.until <= now);
+  const flashes = dropExpired(state.flashes, (until) => until <= now);
+  const toasts = state.toasts.filter((x) => x.until > now);
+  if (peeks === state.peeks && flashes === state.flashes && toasts.length === state.toasts.length) return state;
+  return { ...state, peeks, flashes, toasts };
+}
+
+function dropExpired(map, isOver) {
+  const keys = Object.keys(map).filter((k) => isOver(map[k]));
+  if (!keys.length) return map;
+  const out = { ...map };
+  for (const k of keys) delete out[k];
+  return out;
+}
