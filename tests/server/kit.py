@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -203,6 +204,51 @@ async def join_room(server: LiveServer, code: str, name: str) -> tuple[str, str]
 
 # --------------------------------------------------------------------------- players
 
+# The event that announces each accepted action (crisp/engine), and whose `player` it
+# names: the actor, the `player` field of the message (kick), or nobody (None).
+ANSWER_EVENTS: dict[str, tuple[str, str | None]] = {
+    "options": ("options", None),
+    "start": ("round_started", None),
+    "next_round": ("round_started", None),
+    "rematch": ("round_started", None),
+    "kick": ("left", "player"),
+    "ready": ("ready", "actor"),
+    "draw": ("drew", "actor"),
+    "swap": ("swapped", "actor"),
+    "discard": ("discarded", "actor"),
+    "jack": ("jack", "actor"),
+    "queen": ("queen", "actor"),
+    "king": ("king", "actor"),
+    "crisp": ("crisp", "actor"),
+}
+# Errors that cannot name the message they refuse (no `ref`, protocol.md).
+UNREFERENCED_ERRORS = frozenset({"rate_limited", "too_large"})
+
+
+def answers(
+    frame: dict[str, Any], kind: str, fields: dict[str, Any], actor: str, ref: str
+) -> bool:
+    """True if `frame` answers the message `{"type": kind, "id": ref, **fields}` that
+    `actor` sent: its refusal, or the update that announces it. For a kind not in
+    ANSWER_EVENTS, the first update after sending is taken as the answer."""
+    if frame["type"] == "error":
+        return frame.get("ref") == ref or (
+            "ref" not in frame and frame["code"] in UNREFERENCED_ERRORS
+        )
+    if frame["type"] != "update":
+        return False
+    if kind not in ANSWER_EVENTS:
+        return True
+    event_kind, who = ANSWER_EVENTS[kind]
+    player = actor if who == "actor" else fields.get("player") if who == "player" else None
+    return any(
+        e["kind"] == event_kind
+        and (player is None or e.get("player") == player)
+        and not e.get("timeout")  # a draw timer's discard is not the player's (R14.2)
+        for e in frame["events"]
+    )
+
+
 
 class Player:
     """One websocket seat. Records every frame; helpers wait for conditions."""
@@ -213,7 +259,10 @@ class Player:
         self.pid = pid
         self.token = token
         self.frames: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []  # the `update` frames, in order
+        self.errors: list[dict[str, Any]] = []  # the `error` frames, in order
         self.close_code: int | None = None
+        self._ids = itertools.count(1)
         self.close_reason: str = ""
         self._changed = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
@@ -249,6 +298,10 @@ class Player:
                 frame = json.loads(raw)
                 async with self._changed:
                     self.frames.append(frame)
+                    if frame["type"] == "update":
+                        self.updates.append(frame)
+                    elif frame["type"] == "error":
+                        self.errors.append(frame)
                     self._changed.notify_all()
         except ConnectionClosed:
             pass
@@ -265,13 +318,10 @@ class Player:
     def closed(self) -> bool:
         return self.close_code is not None
 
-    @property
-    def updates(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["type"] == "update"]
-
-    @property
-    def errors(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["type"] == "error"]
+    def mark(self) -> int:
+        """This point in the stream: the number of updates received so far. Pass it as
+        `after=` to wait for something that only an update received later may show."""
+        return len(self.updates)
 
     @property
     def view(self) -> dict[str, Any]:
@@ -300,9 +350,16 @@ class Player:
         return pred(self)
 
     async def wait_view(
-        self, pred: Callable[[dict[str, Any]], Any], timeout: float = WAIT, what: str = "view"
+        self,
+        pred: Callable[[dict[str, Any]], Any],
+        timeout: float = WAIT,
+        what: str = "view",
+        *,
+        after: int = 0,
     ) -> dict[str, Any]:
-        await self.wait(lambda p: p.updates and pred(p.view), timeout, what)
+        """Wait until the latest view satisfies `pred`, and it came in an update received
+        after mark `after` (so a view from before an action cannot match)."""
+        await self.wait(lambda p: len(p.updates) > after and pred(p.view), timeout, what)
         return self.view
 
     async def wait_event(self, kind: str, after: int = 0, timeout: float = WAIT) -> dict[str, Any]:
@@ -327,8 +384,11 @@ class Player:
         assert self.close_code is not None
         return self.close_code
 
-    async def wait_legal(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
-        """Wait until `kind` is legal for this player, honouring `may_start_at` for draws."""
+    async def wait_legal(
+        self, kind: str, timeout: float = WAIT, *, after: int = 0
+    ) -> dict[str, Any]:
+        """Wait until `kind` is legal for this player (in an update received after mark
+        `after`), honouring `may_start_at` for draws."""
         if kind == "draw":
             view = await self.wait_view(
                 lambda v: v["turn"] is not None
@@ -337,13 +397,16 @@ class Player:
                 and v["status"] == "playing",
                 timeout,
                 "my turn",
+                after=after,
             )
             start = view["turn"]["may_start_at"]
             delay = (start - time.time() * 1000) / 1000
             if delay > 0:
                 await asyncio.sleep(delay + 0.005)
             return view
-        return await self.wait_view(lambda v: kind in v["legal"], timeout, f"legal {kind}")
+        return await self.wait_view(
+            lambda v: kind in v["legal"], timeout, f"legal {kind}", after=after
+        )
 
     # ---- sending ----
 
@@ -351,8 +414,26 @@ class Player:
         data = msg if isinstance(msg, str | bytes) else json.dumps(msg)
         await self.ws.send(data)
 
-    async def act(self, kind: str, **fields: Any) -> None:
-        await self.send({"type": kind, **fields})
+    async def act(self, kind: str, /, **fields: Any) -> dict[str, Any]:
+        """Send action `kind` and return the frame that answers it: the error whose `ref`
+        is the message's `id`, or the update that announces the action (ANSWER_EVENTS).
+        The server handles a socket's messages in order, but updates of other changes
+        may still be on their way when it is sent: those are not the answer. Once this
+        returns, `view` is at least as new as the answer."""
+        ref = str(fields.pop("id", None) or f"{self.pid}-{next(self._ids)}")
+        start = len(self.frames)
+        await self.send({"type": kind, "id": ref, **fields})
+
+        def answer(p: Player) -> dict[str, Any] | None:
+            for frame in p.frames[start:]:
+                if answers(frame, kind, fields, p.pid, ref):
+                    return frame
+            if p.closed:
+                raise AssertionError(f"{p.pid}: closed {p.close_code} before {kind} was answered")
+            return None
+
+        found = await self.wait(answer, WAIT, f"the answer to {kind}")
+        return found  # type: ignore[no-any-return]
 
     async def close(self) -> None:
         await self.ws.close()
@@ -423,8 +504,8 @@ async def drive(
     until: Callable[[Player], bool],
     timeout: float = 60.0,
 ) -> None:
-    """Let `policy` play for `p` until `until(p)`. After each message sent, waits for
-    the next frame (update or error) before deciding again."""
+    """Let `policy` play for `p` until `until(p)`. Each action is awaited until its
+    answer came (`Player.act`), so the next decision sees a view at least that new."""
     deadline = time.monotonic() + timeout
     while not until(p):
         if p.closed:
@@ -436,20 +517,20 @@ async def drive(
         now = now_ms()
         action = policy(p, v, now)
         if action is not None:
-            await p.send(action)
-            wait = 5.0
-        else:
-            wait = 0.2
-            turn = v["turn"]
-            if turn is not None and turn["player"] == p.pid and turn["may_start_at"] > now:
-                wait = min(wait, (turn["may_start_at"] - now) / 1000 + 0.002)
+            fields = dict(action)
+            answer = await p.act(fields.pop("type"), **fields)
+            if answer["type"] == "error":
+                # refused (e.g. a window that just closed): wait for news instead of retrying
+                ups = len(p.updates)
+                with contextlib.suppress(AssertionError):
+                    await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed or until(q), 0.1)
+            continue
+        wait = 0.2
+        turn = v["turn"]
+        if turn is not None and turn["player"] == p.pid and turn["may_start_at"] > now:
+            wait = min(wait, (turn["may_start_at"] - now) / 1000 + 0.002)
         with contextlib.suppress(AssertionError):
             await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed or until(q), wait)
-        if len(p.frames) > seen and p.frames[-1]["type"] == "error":
-            # refused (e.g. a window that just closed): wait for news instead of retrying
-            ups = len(p.updates)
-            with contextlib.suppress(AssertionError):
-                await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed or until(q), 0.1)
 
 
 def finished(statuses: tuple[str, ...]) -> Callable[[Player], bool]:

@@ -95,7 +95,7 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
     await ben.wait_view(lambda v: v["holding"] is None and v["turn"]["extra_draws"] == 1)
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "5C")
-    await ben.act("swap", slot="middle")
+    await ben.send({"type": "swap", "slot": "middle"})
     await ben.act("crisp")  # pipelined: inside the window that the swap opens
     v = await ana.wait_view(lambda v: v["crisp"]["caller"] == "p2")
     assert v["turn"] == {**v["turn"], "player": "p1", "final": True}
@@ -261,8 +261,9 @@ async def test_r16_3_reconnect_restores_the_seat_without_old_peeks(server: Threa
     await ben.wait_legal("draw")
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "JD")
+    mark = ben.mark()
     await ben.act("jack")
-    await ben.wait_event("peek", after=len(ben.updates) - 1)
+    await ben.wait_event("peek", after=mark)
     await ben.close()
     await ana.wait_event("disconnected")
     assert ana.view["players"][1]["connected"] is False

@@ -209,23 +209,62 @@ def random_policy(rng: random.Random, host: bool) -> Callable[..., dict[str, Any
     return policy
 
 
+class Budget:
+    """How much one random game plays: until game over, the end of round `rounds`, or
+    `max_turns` turns, whichever comes first; the first seat to see it stops them all.
+
+    A round ends only when a crisp call lands inside its window, 30 ms of wall clock at
+    this time scale; the slower the machine, the more calls come too late and the
+    more turns a round takes. Counting turns instead of seconds keeps the work of the
+    test the same on a slow machine; a seat that receives nothing for STALL_S seconds
+    has found a stuck game."""
+
+    def __init__(self, rounds: int, max_turns: int) -> None:
+        self.rounds = rounds
+        self.max_turns = max_turns
+        self.turns = 0  # turn_started events seen by the seat that has seen most
+        self.over = False
+
+    def spent(self, view: dict[str, Any], turns: int) -> bool:
+        """Update from one seat's latest view and the turns it saw start; True once the
+        game has played enough."""
+        self.turns = max(self.turns, turns)
+        status = view["status"]
+        if status == "game_over" or (status == "round_over" and view["round"] >= self.rounds):
+            self.over = True
+        if self.turns >= self.max_turns:
+            self.over = True
+        return self.over
+
+
+STALL_S = 10.0  # a seat that receives nothing for this long is in a stuck game
+
+
 async def play_seat(
-    server: ThreadServer, code: str, seat: Seat, rng: random.Random, host: bool, rounds: int
+    server: ThreadServer, code: str, seat: Seat, rng: random.Random, host: bool, budget: Budget
 ) -> None:
-    """Play randomly until the game ends or `rounds` rounds are over; sometimes reconnect."""
+    """Play randomly until the game's budget is spent; sometimes reconnect."""
     policy = random_policy(rng, host)
     seat.player = await Player.join(server, code, seat.pid, seat.token)
-    deadline = asyncio.get_running_loop().time() + 90
+    clock = asyncio.get_running_loop().time
+    progress, last_progress = len(seat.player.frames), clock()
+    turns = counted = 0  # turn_started events seen; updates of this connection counted
     while True:
         p = seat.player
         v = p.view
-        if v["status"] == "game_over" or (v["status"] == "round_over" and v["round"] >= rounds):
+        turns += sum(1 for u in p.updates[counted:] for e in u["events"]
+                     if e["kind"] == "turn_started")
+        counted = len(p.updates)
+        if budget.spent(v, turns):
             return
-        assert asyncio.get_running_loop().time() < deadline, f"{seat.pid}: game too long"
+        if len(p.frames) != progress:
+            progress, last_progress = len(p.frames), clock()
+        assert clock() - last_progress < STALL_S, f"{seat.pid}: nothing received for {STALL_S} s"
         if rng.random() < 0.01 and v["status"] == "playing":
             await p.close()
             seat.archive()
             seat.player = await Player.join(server, code, seat.pid, seat.token)
+            progress = counted = 0
             continue
         action = policy(p, v, now_ms())
         seen = len(p.frames)
@@ -234,26 +273,30 @@ async def play_seat(
                 await asyncio.sleep(rng.random() * 0.03)
             if v["options"]["draw_seconds"] and v["status"] == "playing" and rng.random() < 0.02:
                 await asyncio.sleep(0.35)  # past the 300 ms draw limit: R14 timeouts
-            await p.send(action)
-        wait = 1.0 if action is not None else 0.05
-        with contextlib.suppress(AssertionError):
-            await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, wait)
-        if len(p.frames) > seen and p.frames[-1]["type"] == "error":
-            ups = len(p.updates)
+            fields = dict(action)
+            answer = await p.act(fields.pop("type"), **fields)
+            if answer["type"] == "error":  # refused: wait for news before deciding again
+                ups = len(p.updates)
+                with contextlib.suppress(AssertionError):
+                    await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed, 0.05)
+        else:
             with contextlib.suppress(AssertionError):
-                await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed, 0.05)
+                await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, 0.05)
         assert not p.closed, f"{seat.pid} closed {p.close_code}"
 
 
-async def random_game(server: ThreadServer, n: int, seed: int, rounds: int) -> list[Seat]:
+async def random_game(
+    server: ThreadServer, n: int, seed: int, rounds: int, max_turns: int
+) -> list[Seat]:
     code, pid, token = await create_room(server, "Host")
     seats = [Seat(pid, token)]
     for i in range(n - 1):
         seats.append(Seat(*await join_room(server, code, f"Guest{i}")))
     rng = random.Random(seed)
+    budget = Budget(rounds, max_turns)
     # everyone connects before the host may start
     await asyncio.gather(*(
-        play_seat(server, code, s, random.Random(rng.random()), i == 0, rounds)
+        play_seat(server, code, s, random.Random(rng.random()), i == 0, budget)
         for i, s in enumerate(seats)
     ))
     await close_all([s.player for s in seats if s.player is not None])
@@ -267,7 +310,7 @@ async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadSe
     seed = random.randrange(1 << 30)
     sizes = [2, 3, 4, 5, 6, 7, 8]
     games = await asyncio.gather(*(
-        random_game(server, n, seed + n, rounds=3) for n in sizes
+        random_game(server, n, seed + n, rounds=3, max_turns=75) for n in sizes
     ))
     total = 0
     peeks = 0
