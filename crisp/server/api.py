@@ -1,7 +1,8 @@
 """HTTP routes (protocol.md "HTTP"): rooms, players, health, the protocol schema.
 
-Errors are always `{"error": {"code", "message"}}` (see `app.py` for the
-handlers that reshape FastAPI's own 404/422 answers).
+Errors are always `{"error": {"code", "message"}}`: routes raise, and the
+handlers of `errors.install_handlers` answer from the one table in `errors.py`
+(also FastAPI's own 404/405/422).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from crisp.engine import IllegalAction
 
 from .codes import normalize_code
 from .context import ServerContext
-from .errors import ApiError, RoomBusy, RoomNotFound
+from .errors import ApiError, RoomNotFound, error_response
 from .messages import protocol_schema
 from .names import clean_name
 from .origin import origin_allowed
-from .rooms import Seat
+from .protocol import ServerErrorCode
+from .rooms import SeatCredentials
 
 _CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
 MAX_SEATS = 8
@@ -39,12 +41,14 @@ def _same_origin(request: Request) -> None:
     if not origin_allowed(
         request.headers.get("origin"), request.headers.get("host"), settings.allowed_origins
     ):
-        raise ApiError(403, "origin_refused", "requests from this origin are not allowed")
+        raise ApiError(
+            403, ServerErrorCode.ORIGIN_REFUSED, "requests from this origin are not allowed"
+        )
 
 
-def _seat_response(seat: Seat) -> JSONResponse:
+def _credentials_response(seat: SeatCredentials) -> JSONResponse:
     return JSONResponse(
-        {"code": seat.code, "player_id": seat.player_id, "token": seat.token},
+        {"code": seat.room_code, "player_id": seat.player_id, "token": seat.token},
         status_code=201,
         headers={"Cache-Control": "no-store"},
     )
@@ -55,17 +59,18 @@ def _name(body: dict[str, Any]) -> str:
     if name is None:
         raise ApiError(
             422,
-            "bad_name",
+            ServerErrorCode.BAD_NAME,
             "a name is 1 to 20 characters after trimming, without control characters",
         )
     return name
 
 
 def _room_code(raw: str) -> str:
-    code = normalize_code(raw)
-    if code is None:
-        raise ApiError(404, "not_found", "no such room")
-    return code
+    """The room code of a path, normalized (a code that cannot exist: no such room)."""
+    room_code = normalize_code(raw)
+    if room_code is None:
+        raise RoomNotFound(raw)
+    return room_code
 
 
 def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, int | None]:
@@ -75,7 +80,8 @@ def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, 
         return None, None
     if not enabled:
         raise ApiError(
-            422, "test_hooks_off", "deck and dealer are only accepted with CRISP_TEST_HOOKS=1"
+            422, ServerErrorCode.TEST_HOOKS_OFF,
+            "deck and dealer are only accepted with CRISP_TEST_HOOKS=1",
         )
     if deck is not None and (
         not isinstance(deck, list)
@@ -83,11 +89,11 @@ def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, 
         or not all(isinstance(c, str) and _CARD.match(c) for c in deck)
         or len(set(deck)) != 52
     ):
-        raise ApiError(422, "bad_deck", "deck must be 52 distinct cards like \"TD\"")
+        raise ApiError(422, ServerErrorCode.BAD_DECK, "deck must be 52 distinct cards like \"TD\"")
     if dealer is not None and (
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < MAX_SEATS
     ):
-        raise ApiError(422, "bad_dealer", "dealer must be a seat index from 0 to 7")
+        raise ApiError(422, ServerErrorCode.BAD_DEALER, "dealer must be a seat index from 0 to 7")
     return deck, dealer
 
 
@@ -101,9 +107,10 @@ async def create_room(
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
     try:
         seat = await ctx.rooms.create(name, deck=deck, dealer=dealer)
-    except (IllegalAction, ValueError) as exc:
-        raise ApiError(422, "bad_request", str(getattr(exc, "message", exc))) from exc
-    return _seat_response(seat)
+    except (IllegalAction, ValueError) as exc:  # a test deck or dealer the engine refuses
+        message = str(getattr(exc, "message", exc))
+        raise ApiError(422, ServerErrorCode.BAD_REQUEST, message) from exc
+    return _credentials_response(seat)
 
 
 @router.post(
@@ -112,30 +119,17 @@ async def create_room(
 async def join_room(
     request: Request, code: str, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
-    """Join a room in its lobby."""
+    """Join a room in its lobby (409 `room_full` / `game_started`, see errors.py)."""
     ctx = _ctx(request)
-    room = _room_code(code)
+    room_code = _room_code(code)
     name = _name(body)
-    try:
-        seat = await ctx.rooms.join(room, name)
-    except RoomNotFound as exc:
-        raise ApiError(404, "not_found", "no such room") from exc
-    except RoomBusy as exc:
-        raise ApiError(503, "busy", "the room is busy; try again") from exc
-    except IllegalAction as exc:
-        status = 409 if exc.code in ("room_full", "game_started") else 422
-        raise ApiError(status, str(exc.code), str(exc.message)) from exc
-    return _seat_response(seat)
+    return _credentials_response(await ctx.rooms.join(room_code, name))
 
 
 @router.get("/api/rooms/{code}")
 async def get_room(request: Request, code: str) -> dict[str, Any]:
-    """Public lobby information about a room."""
-    room = _room_code(code)
-    try:
-        return await _ctx(request).rooms.summary(room)
-    except RoomNotFound as exc:
-        raise ApiError(404, "not_found", "no such room") from exc
+    """Public lobby information about a room (`rooms.room_summary`)."""
+    return await _ctx(request).rooms.summary(_room_code(code))
 
 
 @router.get("/api/protocol.json")
@@ -159,9 +153,7 @@ async def readyz(request: Request) -> JSONResponse:
     except Exception:
         ok = False
     if not ok:
-        ctx.hooks.http_error(503, "store_unavailable")
-        return JSONResponse(
-            {"error": {"code": "store_unavailable", "message": "the store does not answer"}},
-            status_code=503,
-        )
+        error_code = ServerErrorCode.STORE_UNAVAILABLE
+        ctx.hooks.http_error(503, error_code)
+        return error_response(503, error_code, "the store does not answer")
     return JSONResponse({"status": "ready"})

@@ -1,61 +1,36 @@
-"""The FastAPI application factory (`create_app`), used by uvicorn and by tests."""
+"""The FastAPI application factory (`create_app`), used by uvicorn and by tests.
+
+`create_app` assembles named steps: the lifespan (`context.start_context` /
+`stop_context`), the middlewares (body limit, CORS), the error handlers
+(`errors.install_handlers`), the API and websocket routes, `/metrics`, and the
+static web client (`static.add_web_client`).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-import crisp
-from crisp.store import StoreUnavailable, create_store
-
 from .api import router
-from .connection import CLOSE_RESTART
-from .context import ServerContext
-from .errors import ApiError
+from .context import ServerContext, start_context, stop_context
+from .errors import ApiError, error_response, install_handlers
 from .hooks import ServerHooks
-from .hub import Hub
-from .logs import fields
 from .metrics import CONTENT_TYPE, PrometheusHooks
-from .observed import ObservedStore
-from .rooms import Rooms
-from .scheduler import Scheduler
+from .protocol import ServerErrorCode
 from .settings import Settings
+from .static import add_web_client, web_dir_for
 from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
 
-SHUTDOWN_STEP_S = 2.0  # bound of each shutdown step (unsubscribing, closing the store)
 MAX_BODY_BYTES = 16 * 1024
-
-_HTTP_CODES = {
-    400: "bad_request",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "too_large",
-    422: "bad_request",
-}
-
-
-def web_dir_for(settings: Settings) -> Path | None:
-    """The static client directory (CRISP_WEB_DIR, else `web/` next to the package)."""
-    path = settings.web_dir or Path(crisp.__file__).resolve().parent.parent / "web"
-    return path if path.is_dir() else None
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 class BodyLimit:
@@ -69,9 +44,10 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        too_large = (413, ServerErrorCode.TOO_LARGE, "request body too large")
         declared = dict(scope.get("headers") or []).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.limit:
-            await _error(413, "too_large", "request body too large")(scope, receive, send)
+            await error_response(*too_large)(scope, receive, send)
             return
         seen = 0
 
@@ -81,7 +57,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise ApiError(413, "too_large", "request body too large")
+                    raise ApiError(*too_large)
             return message
 
         await self.app(scope, limited, send)
@@ -94,30 +70,39 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     settings = settings or Settings()
     the_hooks = hooks if hooks is not None else PrometheusHooks()
     web_dir = web_dir_for(settings)
+    app = FastAPI(
+        title="Crisp",
+        version="1",
+        lifespan=_lifespan(settings, the_hooks, web_dir),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
+    if settings.allowed_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.allowed_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+        )
+    install_handlers(app, the_hooks)
+    app.include_router(router)
+    app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
+    app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
+    add_web_client(app, web_dir)
+    return app
+
+
+def _lifespan(
+    settings: Settings, hooks: ServerHooks, web_dir: Path | None
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start the server context before serving, stop it after."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
-        store = ObservedStore(inner, the_hooks)
-        await store.start()
-        scheduler = Scheduler(store)
-        rooms = Rooms(
-            store,
-            time_scale=settings.effective_time_scale,
-            hooks=the_hooks,
-            on_deadline=scheduler.notify,
-        )
-        hub = Hub(store, the_hooks)
-        app.state.ctx = ServerContext(
-            settings=settings,
-            hooks=the_hooks,
-            store=store,
-            rooms=rooms,
-            hub=hub,
-            scheduler=scheduler,
-            web_dir=web_dir,
-        )
-        scheduler.start(rooms)
+        ctx = await start_context(settings, hooks)
+        app.state.ctx = ctx
         log.info(
             "crisp server ready (store: %s, web client: %s)",
             "redis" if settings.redis_url else "memory",
@@ -126,97 +111,17 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         try:
             yield
         finally:
-            # uvicorn has already closed every socket with 1012 and waited for their
-            # handlers (timeout_graceful_shutdown); close any left the same way.
-            log.info("crisp server stopping", extra=fields(event="shutdown"))
-            conns = hub.close_all(CLOSE_RESTART, "server restarting")
-            if conns:
-                await asyncio.gather(*(c.wait_closed(1.0) for c in conns))
-                await asyncio.sleep(0.05)  # let their handlers finish
-            await scheduler.stop()
-            for step, what in ((hub.unsubscribe_all, "unsubscribing"), (store.close, "store")):
-                try:
-                    await asyncio.wait_for(step(), SHUTDOWN_STEP_S)
-                except Exception as exc:  # never let shutdown hang or fail
-                    log.warning("shutdown: %s failed: %r", what, exc)
+            await stop_context(ctx)
 
-    app = FastAPI(
-        title="Crisp",
-        version="1",
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url="/api/openapi.json",
+    return lifespan
+
+
+async def _metrics(request: Request) -> Response:
+    """Prometheus text format, when the hooks are `PrometheusHooks`."""
+    ctx: ServerContext = request.app.state.ctx
+    if not isinstance(ctx.hooks, PrometheusHooks):
+        return error_response(404, ServerErrorCode.NOT_FOUND, "metrics are not enabled")
+    await ctx.hooks.refresh(ctx.store, ctx.hub.connection_count)
+    return Response(
+        ctx.hooks.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"}
     )
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
-    app.state.settings = settings
-
-    if settings.allowed_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.allowed_origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["content-type"],
-        )
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> Response:
-        the_hooks.http_error(exc.status, exc.code)
-        return _error(exc.status, exc.code, exc.message)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, exc: RequestValidationError) -> Response:
-        the_hooks.http_error(422, "bad_request")
-        errs = exc.errors()
-        detail = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg')}" for e in errs[:3]
-        )
-        return _error(422, "bad_request", detail or "invalid request")
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
-        the_hooks.http_error(exc.status_code, code)
-        return _error(exc.status_code, code, str(exc.detail))
-
-    @app.exception_handler(StoreUnavailable)
-    async def _store_down(request: Request, exc: StoreUnavailable) -> Response:
-        log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
-        the_hooks.http_error(503, "store_unavailable")
-        return _error(503, "store_unavailable", "the server cannot reach its store; try again")
-
-    @app.exception_handler(Exception)
-    async def _internal(request: Request, exc: Exception) -> Response:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        the_hooks.http_error(500, "internal")
-        return _error(500, "internal", "internal server error")
-
-    app.include_router(router)
-    app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
-
-    async def metrics(request: Request) -> Response:
-        ctx: ServerContext = request.app.state.ctx
-        if not isinstance(ctx.hooks, PrometheusHooks):
-            return _error(404, "not_found", "metrics are not enabled")
-        await ctx.hooks.refresh(ctx.store, ctx.hub.connection_count)
-        return Response(
-            ctx.hooks.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"}
-        )
-
-    app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
-
-    async def index() -> Response:
-        if web_dir is None or not (web_dir / "index.html").is_file():
-            return _error(404, "not_found", "the web client is not installed")
-        return FileResponse(web_dir / "index.html", headers={"Cache-Control": "no-cache"})
-
-    async def index_for_room(code: str) -> Response:
-        return await index()
-
-    app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/r/{code}", index_for_room, methods=["GET"], include_in_schema=False)
-    if web_dir is not None:
-        app.mount("/", StaticFiles(directory=web_dir), name="web")
-    else:
-        log.warning("no web client directory found; serving the API only")
-    return app

@@ -41,11 +41,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def find_seat(seats: dict[str, str], token: str) -> str | None:
+def player_of_token(token_hashes: dict[str, str], token: str) -> str | None:
     """The player id whose stored hash matches `token` (constant-time compare), else None."""
     digest = hash_token(token)
     found: str | None = None
-    for pid, stored in seats.items():
+    for pid, stored in token_hashes.items():
         if hmac.compare_digest(stored, digest):
             found = pid
     return found

@@ -27,24 +27,13 @@ from crisp.engine import State
 from .clock import now_ms
 from .hooks import NOOP_HOOKS, ServerHooks
 from .messages import error_message
+from .protocol import CloseCode, EndReason
 from .roomdoc import Change
 
 log = logging.getLogger("crisp.server.connection")
 
 MAX_QUEUE = 512
 MAX_MARKS = 32  # accepted actions awaiting their update, per socket
-
-# Close codes (documented in docs/protocol-additions.md).
-CLOSE_BAD_HELLO = 4401
-CLOSE_KICKED = 4403
-CLOSE_ROOM_GONE = 4404
-CLOSE_REPLACED = 4409
-CLOSE_RATE = 4429
-CLOSE_TOO_BIG = 1009
-CLOSE_TOO_SLOW = 1013
-CLOSE_TRY_LATER = 1013
-CLOSE_GOING_AWAY = 1001
-CLOSE_RESTART = 1012
 
 
 @dataclass(frozen=True)
@@ -59,7 +48,7 @@ class _Text:
 
 @dataclass(frozen=True)
 class _Close:
-    code: int
+    close_code: int
     reason: str
 
 
@@ -76,14 +65,14 @@ _Item = Change | _Snapshot | _Text | _Close
 
 
 class Connection:
-    """A socket that passed hello and holds seat `pid` in room `code`."""
+    """A socket that passed hello and holds the seat of `player_id` in room `room_code`."""
 
     def __init__(
-        self, ws: WebSocket, code: str, pid: str, hooks: ServerHooks = NOOP_HOOKS
+        self, ws: WebSocket, room_code: str, player_id: str, hooks: ServerHooks = NOOP_HOOKS
     ) -> None:
         self.ws = ws
-        self.code = code
-        self.pid = pid
+        self.room_code = room_code
+        self.player_id = player_id
         self.hooks = hooks
         self.id = secrets.token_hex(8)
         self.n: int | None = None  # this connection's number for the seat, once saved
@@ -91,7 +80,7 @@ class Connection:
         self.last_version = -1
         self.started = False
         self.pending: list[Change] = []
-        self.end_reason: str | None = None  # replaced | kicked | room_gone | ...
+        self.end_reason: EndReason | None = None  # why this server ended it
         self.close_code: int | None = None  # the code this server closed with
         self.peer_close_code: int | None = None  # the code of a close it received
         self._marks: collections.deque[_Mark] = collections.deque(maxlen=MAX_MARKS)
@@ -102,7 +91,8 @@ class Connection:
 
     def start_writer(self) -> None:
         """Start the task that owns all sends on this socket."""
-        self._task = asyncio.create_task(self._writer(), name=f"ws-writer-{self.code}-{self.pid}")
+        name = f"ws-writer-{self.room_code}-{self.player_id}"
+        self._task = asyncio.create_task(self._writer(), name=name)
 
     def snapshot(self, state: State) -> None:
         """Queue the first update after hello: the full view, no events (R16.3)."""
@@ -113,18 +103,20 @@ class Connection:
         self._put(change)
 
     def send_error(
-        self, code: str, message: str, ref: str | None = None, rule: str | None = None
+        self, error_code: str, message: str, ref: str | None = None, rule: str | None = None
     ) -> None:
         """Queue an `error` message."""
-        self._put(_Text(error_message(code, message, ref, rule)))
+        self._put(_Text(error_message(error_code, message, ref, rule)))
 
-    def close(self, code: int, reason: str, end_reason: str | None = None) -> None:
+    def close(
+        self, close_code: CloseCode, reason: str, end_reason: EndReason | None = None
+    ) -> None:
         """Queue the close frame; later items are dropped."""
         if self.close_code is None:
-            self.close_code = code
+            self.close_code = close_code
             if end_reason is not None:
                 self.end_reason = end_reason
-            self._queue.put_nowait(_Close(code, reason))
+            self._queue.put_nowait(_Close(close_code, reason))
 
     @property
     def closing(self) -> bool:
@@ -148,14 +140,17 @@ class Connection:
             self._marks.append(mark)
 
     def _report(self, mark: _Mark) -> None:
-        self.hooks.action_update(self.code, mark.kind, time.perf_counter() - mark.received)
+        self.hooks.action_update(self.room_code, mark.kind, time.perf_counter() - mark.received)
 
     def _put(self, item: _Item) -> None:
         if self.closing:
             return
         if self._queue.qsize() >= MAX_QUEUE:
-            log.warning("room %s: %s too slow to read its updates; closing", self.code, self.pid)
-            self.close(CLOSE_TOO_SLOW, "too slow", "too_slow")
+            log.warning(
+                "room %s: %s too slow to read its updates; closing",
+                self.room_code, self.player_id,
+            )
+            self.close(CloseCode.TRY_LATER, "too slow", EndReason.TOO_SLOW)
             return
         self._queue.put_nowait(item)
 
@@ -181,7 +176,7 @@ class Connection:
                 item = await self._queue.get()
                 if isinstance(item, _Close):
                     with contextlib.suppress(Exception):
-                        await self.ws.close(item.code, item.reason)
+                        await self.ws.close(item.close_code, item.reason)
                     return
                 if isinstance(item, _Text):
                     await self.ws.send_text(item.text)
@@ -201,22 +196,24 @@ class Connection:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the socket went away; the reader notices too
-            log.debug("room %s: writer for %s ended: %r", self.code, self.pid, exc)
+            log.debug(
+                "room %s: writer for %s ended: %r", self.room_code, self.player_id, exc
+            )
 
     async def _send_change(self, change: Change) -> None:
-        if change.version <= self.last_version or self.pid not in change.seats:
+        if change.version <= self.last_version or self.player_id not in change.player_ids:
             return
         events = []
         for ev in change.events:
-            red = engine.redact(ev, self.pid)
+            red = engine.redact(ev, self.player_id)
             if red is not None:
                 events.append(red)
         await self._send_state(change.state, events)
 
     async def _send_state(self, state: State, events: list[dict[str, Any]]) -> None:
         now = now_ms()
-        view = dict(engine.view_for(state, self.pid, now))
-        view["code"] = self.code
+        view = dict(engine.view_for(state, self.player_id, now))
+        view["code"] = self.room_code
         self.seq += 1
         self.last_version = int(state.version)
         payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}

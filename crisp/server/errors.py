@@ -1,15 +1,40 @@
-"""Server-side exceptions and their protocol error codes."""
+"""Server-side exceptions and how each one is answered: one table for HTTP and sockets.
+
+`failure_of(exc)` gives the `Failure` for an exception: its error code and
+message, the HTTP status of an HTTP answer, and, on a socket past hello, the
+close (code, reason, end reason) that replaces the `error` message when the
+socket cannot go on. `install_handlers(app, hooks)` answers HTTP with it
+(`{"error": {"code", "message"}}`); `ws.py` answers sockets with it.
+"""
 
 from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from crisp.engine import IllegalAction
+from crisp.store import StoreUnavailable
+
+from .hooks import ServerHooks
+from .protocol import CloseCode, EndReason, ServerErrorCode
+
+log = logging.getLogger("crisp.server")
 
 
 class ApiError(Exception):
     """An HTTP error answered as `{"error": {"code", "message"}}`."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, error_code: str, message: str) -> None:
         super().__init__(message)
         self.status = status
-        self.code = code
+        self.error_code = error_code
         self.message = message
 
 
@@ -23,3 +48,115 @@ class RoomBusy(Exception):
 
 class SeatGone(Exception):
     """The player's seat no longer exists (kicked) although their socket is open."""
+
+
+@dataclass(frozen=True)
+class SocketClose:
+    """How a socket past hello is closed instead of being sent an `error`."""
+
+    close_code: CloseCode
+    reason: str
+    end_reason: EndReason
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The answer to one failure, on every channel."""
+
+    error_code: str
+    message: str
+    http_status: int
+    close: SocketClose | None = None  # None: the socket gets an `error` and stays open
+    rule: str | None = None  # the rule an engine refusal cites
+
+
+_STORE_DOWN_MESSAGE = "the server cannot reach its store; try again"
+
+FAILURES: dict[type[Exception], Failure] = {
+    RoomNotFound: Failure(
+        ServerErrorCode.NOT_FOUND, "no such room", 404,
+        SocketClose(CloseCode.ROOM_GONE, "room no longer exists", EndReason.ROOM_GONE),
+    ),
+    SeatGone: Failure(
+        ServerErrorCode.NOT_FOUND, "no such seat", 404,
+        SocketClose(CloseCode.KICKED, "kicked", EndReason.KICKED),
+    ),
+    RoomBusy: Failure(ServerErrorCode.BUSY, "the room is busy; try again", 503),
+    StoreUnavailable: Failure(ServerErrorCode.STORE_UNAVAILABLE, _STORE_DOWN_MESSAGE, 503),
+}
+
+# An unexpected exception: over HTTP, and while a socket's message was handled.
+HTTP_INTERNAL = Failure(ServerErrorCode.INTERNAL, "internal server error", 500)
+SOCKET_INTERNAL = Failure(
+    ServerErrorCode.INTERNAL, "the server failed to handle this message", 500
+)
+
+# Statuses FastAPI/Starlette raise themselves (unknown path, wrong method, bad body).
+HTTP_STATUS_CODES: dict[int, str] = {
+    400: ServerErrorCode.BAD_REQUEST,
+    403: ServerErrorCode.FORBIDDEN,
+    404: ServerErrorCode.NOT_FOUND,
+    405: ServerErrorCode.METHOD_NOT_ALLOWED,
+    413: ServerErrorCode.TOO_LARGE,
+    422: ServerErrorCode.BAD_REQUEST,
+}
+# Engine refusals answered 409 Conflict over HTTP (protocol.md); the others 422.
+_CONFLICTS = frozenset({"room_full", "game_started"})
+
+
+def describe_validation(
+    errors: Sequence[Any], fallback: str, *, limit: int = 3
+) -> str:
+    """The first `limit` pydantic errors as one line: `loc: msg; ...`."""
+    parts = []
+    for err in list(errors)[:limit]:
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
+    return "; ".join(parts) or fallback
+
+
+def failure_of(exc: BaseException) -> Failure | None:
+    """The answer to `exc`, or None for an unexpected exception (answer `internal`)."""
+    if isinstance(exc, IllegalAction):
+        status = 409 if exc.code in _CONFLICTS else 422
+        return Failure(str(exc.code), str(exc.message), status, rule=exc.rule)
+    if isinstance(exc, ApiError):
+        return Failure(exc.error_code, exc.message, exc.status)
+    if isinstance(exc, RequestValidationError):
+        message = describe_validation(exc.errors(), "invalid request")
+        return Failure(ServerErrorCode.BAD_REQUEST, message, 422)
+    if isinstance(exc, StarletteHTTPException):
+        error_code = HTTP_STATUS_CODES.get(exc.status_code, ServerErrorCode.HTTP_ERROR)
+        return Failure(error_code, str(exc.detail), exc.status_code)
+    for kind in type(exc).__mro__:
+        found = FAILURES.get(kind)
+        if found is not None:
+            return found
+    return None
+
+
+def error_response(status: int, error_code: str, message: str) -> JSONResponse:
+    """An HTTP error body: `{"error": {"code", "message"}}`."""
+    return JSONResponse({"error": {"code": error_code, "message": message}}, status_code=status)
+
+
+def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
+    """Answer every exception of the table (and any other, as 500 `internal`) with the
+    HTTP error shape, reporting each answer to `hooks.http_error`."""
+
+    async def answer(request: Request, exc: Exception) -> Response:
+        failure = failure_of(exc)
+        if failure is None:
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            failure = HTTP_INTERNAL
+        elif isinstance(exc, StoreUnavailable):
+            log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
+        hooks.http_error(failure.http_status, failure.error_code)
+        return error_response(failure.http_status, failure.error_code, failure.message)
+
+    handled: tuple[type[Exception], ...] = (
+        ApiError, IllegalAction, RequestValidationError, StarletteHTTPException, *FAILURES,
+        Exception,
+    )
+    for kind in handled:
+        app.add_exception_handler(kind, answer)

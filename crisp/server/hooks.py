@@ -13,43 +13,45 @@ from __future__ import annotations
 class ServerHooks:
     """No-op hooks. Override what you need."""
 
-    def room_created(self, code: str) -> None:
+    def room_created(self, room_code: str) -> None:
         """A room was created over HTTP."""
 
-    def player_joined(self, code: str, player: str) -> None:
+    def player_joined(self, room_code: str, player: str) -> None:
         """A player joined over HTTP."""
 
-    def http_error(self, status: int, code: str) -> None:
+    def http_error(self, status: int, error_code: str) -> None:
         """An HTTP request was answered with an error body."""
 
-    def ws_opened(self, code: str, player: str) -> None:
+    def ws_opened(self, room_code: str, player: str) -> None:
         """A websocket passed hello and now holds a seat."""
 
-    def ws_closed(self, code: str, player: str | None, close_code: int | None) -> None:
+    def ws_closed(self, room_code: str, player: str | None, close_code: int | None) -> None:
         """A websocket that passed hello ended, with the close code the server sent,
         else the one the client sent (1006: the connection dropped without one;
         1012: the server is restarting)."""
 
     def ws_refused(self, reason: str) -> None:
-        """A websocket was refused before or at hello: origin, hello_timeout, bad_hello."""
+        """A websocket was refused before or at hello (a `protocol.Refusal`: origin,
+        hello_timeout, bad_hello, store_unavailable)."""
 
-    def action(self, code: str, kind: str, seconds: float, error: str | None) -> None:
-        """A client action was handled (error = the error code sent back, or None)."""
+    def action(self, room_code: str, kind: str, seconds: float, error: str | None) -> None:
+        """A client action was handled (error = the error code sent back, the
+        `EndReason` when the socket was closed instead, or None)."""
 
-    def action_update(self, code: str, kind: str, seconds: float) -> None:
+    def action_update(self, room_code: str, kind: str, seconds: float) -> None:
         """The update for an accepted action left on the actor's socket, `seconds` after
         the action's message was received."""
 
-    def error_sent(self, code: str) -> None:
+    def error_sent(self, error_code: str) -> None:
         """An `error` message was sent on a websocket (bad_message, rate_limited, ...)."""
 
-    def updates_sent(self, code: str, count: int) -> None:
+    def updates_sent(self, room_code: str, count: int) -> None:
         """A published room change was fanned out to `count` local connections."""
 
-    def save_conflict(self, code: str) -> None:
+    def save_conflict(self, room_code: str) -> None:
         """A compare-and-set save lost a race and is being retried."""
 
-    def timer_fired(self, code: str, lateness_ms: int) -> None:
+    def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         """The scheduler applied a room's deadline `lateness_ms` after it was due."""
 
     def store_op(self, op: str, seconds: float, ok: bool) -> None:

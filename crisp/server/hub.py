@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from crisp.store import Store
 
-from .connection import CLOSE_KICKED, CLOSE_REPLACED, Connection
+from .connection import Connection
 from .hooks import NOOP_HOOKS, ServerHooks
+from .protocol import CloseCode, EndReason
 from .roomdoc import ConnRef, parse_message
 
 log = logging.getLogger("crisp.server.hub")
@@ -28,7 +29,7 @@ class _LocalRoom:
     conns: set[Connection] = field(default_factory=set)
     unsubscribe: Callable[[], Awaitable[None]] | None = None
     latest_conns: dict[str, ConnRef] = field(default_factory=dict)
-    seats: frozenset[str] | None = None
+    player_ids: frozenset[str] | None = None  # the seated players, as last published
 
 
 class Hub:
@@ -40,10 +41,10 @@ class Hub:
         self.rooms: dict[str, _LocalRoom] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
-    def _lock(self, code: str) -> asyncio.Lock:
-        lock = self._locks.get(code)
+    def _lock(self, room_code: str) -> asyncio.Lock:
+        lock = self._locks.get(room_code)
         if lock is None:
-            lock = self._locks[code] = asyncio.Lock()
+            lock = self._locks[room_code] = asyncio.Lock()
         return lock
 
     @property
@@ -52,89 +53,90 @@ class Hub:
 
     async def attach(self, conn: Connection) -> None:
         """Register a socket; subscribe to its room first if it is the room's first here."""
-        async with self._lock(conn.code):
-            room = self.rooms.get(conn.code)
+        room_code = conn.room_code
+        async with self._lock(room_code):
+            room = self.rooms.get(room_code)
             if room is None:
                 room = _LocalRoom()
-                code = conn.code
 
                 async def handler(message: str) -> None:
-                    self._on_message(code, message)
+                    self._on_message(room_code, message)
 
-                room.unsubscribe = await self.store.subscribe(code, handler)
-                self.rooms[code] = room
+                room.unsubscribe = await self.store.subscribe(room_code, handler)
+                self.rooms[room_code] = room
             room.conns.add(conn)
 
     async def detach(self, conn: Connection) -> None:
         """Forget a socket; unsubscribe when the room has no local sockets left."""
-        async with self._lock(conn.code):
-            room = self.rooms.get(conn.code)
+        room_code = conn.room_code
+        async with self._lock(room_code):
+            room = self.rooms.get(room_code)
             if room is None:
                 return
             room.conns.discard(conn)
             if not room.conns:
-                del self.rooms[conn.code]
-                self._locks.pop(conn.code, None)
+                del self.rooms[room_code]
+                self._locks.pop(room_code, None)
                 if room.unsubscribe is not None:
                     try:
                         await room.unsubscribe()
                     except Exception:
-                        log.exception("room %s: unsubscribe failed", conn.code)
+                        log.exception("room %s: unsubscribe failed", room_code)
 
     def check_replaced(self, conn: Connection) -> None:
         """After `conn.n` is known: close it if a newer connection of its seat was seen."""
-        room = self.rooms.get(conn.code)
+        room = self.rooms.get(conn.room_code)
         if room is not None:
-            self._judge(conn, room.latest_conns, room.seats)
+            self._judge(conn, room.latest_conns, room.player_ids)
 
     def _judge(
-        self, conn: Connection, conns: dict[str, ConnRef], seats: frozenset[str] | None
+        self, conn: Connection, conns: dict[str, ConnRef], player_ids: frozenset[str] | None
     ) -> bool:
         """Close `conn` if kicked or replaced; True if it may receive updates."""
         if conn.closing:
             return False
-        if seats is not None and conn.pid not in seats:
-            conn.close(CLOSE_KICKED, "kicked", "kicked")
+        if player_ids is not None and conn.player_id not in player_ids:
+            conn.close(CloseCode.KICKED, "kicked", EndReason.KICKED)
             return False
-        ref = conns.get(conn.pid)
+        ref = conns.get(conn.player_id)
         if conn.n is not None and ref is not None and ref.id != conn.id and ref.n >= conn.n:
-            conn.close(CLOSE_REPLACED, "replaced by a newer connection", "replaced")
+            conn.close(CloseCode.REPLACED, "replaced by a newer connection", EndReason.REPLACED)
             return False
         return True
 
-    def _on_message(self, code: str, message: str) -> None:
-        room = self.rooms.get(code)
+    def _on_message(self, room_code: str, message: str) -> None:
+        room = self.rooms.get(room_code)
         if room is None:
             return
         try:
             change = parse_message(message)
         except Exception:
-            log.exception("room %s: undecodable published message", code)
+            log.exception("room %s: undecodable published message", room_code)
             return
         if change is None:
             return
         room.latest_conns = change.conns
-        room.seats = change.seats
+        room.player_ids = change.player_ids
         sent = 0
         for conn in list(room.conns):
-            if self._judge(conn, change.conns, change.seats):
+            if self._judge(conn, change.conns, change.player_ids):
                 conn.deliver(change)
                 sent += 1
-        self.hooks.updates_sent(code, sent)
+        self.hooks.updates_sent(room_code, sent)
 
-    def close_all(self, code: int, reason: str) -> list[Connection]:
+    def close_all(self, close_code: CloseCode, reason: str) -> list[Connection]:
         """Queue a close on every local socket (shutdown); returns them."""
         conns = [c for room in self.rooms.values() for c in room.conns]
         for conn in conns:
-            conn.close(code, reason, "shutdown")
+            conn.close(close_code, reason, EndReason.SHUTDOWN)
         return conns
 
     async def unsubscribe_all(self) -> None:
         """Drop every subscription (shutdown)."""
         rooms, self.rooms = self.rooms, {}
-        for code, room in rooms.items():
+        for room_code, room in rooms.items():
             if room.unsubscribe is not None:
                 try:
                     await room.unsubscribe()
                 except Exception:
-                    log.debug("room %s: unsubscribe at shutdown failed", code)
+                    log.debug("room %s: unsubscribe at shutdown failed", room_code)

@@ -1,8 +1,12 @@
 """Wire messages: pydantic models of every client message and server message.
 
 Client messages are a discriminated union on `type` (`extra="forbid"`, strict
-types), so malformed input is refused at the edge with `bad_message` before the
-engine sees it. `protocol_schema()` is served at `GET /api/protocol.json`.
+types): the one parser of the wire, so malformed input is refused at the edge
+with `bad_message` before the engine sees it, and each action message turns into
+its engine action with `to_action()`. Server messages (`update`, `error`, every
+view field and event kind) are modelled just as strictly; the leak test
+validates every frame it receives against them, so the schema served at
+`GET /api/protocol.json` (`protocol_schema()`) cannot drift from what is sent.
 """
 
 from __future__ import annotations
@@ -10,13 +14,22 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from crisp.engine import SLOTS
+from crisp.engine import actions as engine_actions
 
 Slot = Literal["left", "middle", "right"]
 Source = Literal["stock", "discard"]
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
 MsgId = Annotated[str, Field(max_length=128)]
 PlayerId = Annotated[str, Field(min_length=1, max_length=32)]
+Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
+
+
+def _slot_index(slot: Slot) -> int:
+    return SLOTS.index(slot)
 
 
 class _Client(BaseModel):
@@ -31,61 +44,108 @@ class Hello(_Client):
     token: Annotated[str, Field(min_length=1, max_length=256)]
 
 
-class OptionsMsg(_Client):
-    """Host, lobby: change any subset of the options (R15, R14, R13, R16.1)."""
+class _ActionMsg(_Client):
+    """A client message that is a game action."""
+
+    def to_action(self) -> engine_actions.Action:
+        """The engine action this message asks for."""
+        raise NotImplementedError
+
+
+class OptionsMsg(_ActionMsg):
+    """Host, lobby: change any subset of the options (R15, R14, R13, R16.1).
+
+    `limit` and `discard_draw` may be left out but not be null; `draw_seconds`
+    null means no draw limit."""
 
     type: Literal["options"]
-    limit: Literal[50, 100, 150] | None = None
+    limit: Literal[50, 100, 150] | SkipJsonSchema[None] = None
     draw_seconds: Literal[30, 45, 60] | None = None
-    discard_draw: bool | None = None
+    discard_draw: bool | SkipJsonSchema[None] = None
+
+    @field_validator("limit", "discard_draw", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("may be left out, but not null")
+        return value
+
+    def to_action(self) -> engine_actions.SetOptions:
+        return engine_actions.SetOptions(
+            limit=self.limit,
+            draw_seconds=self.draw_seconds,
+            discard_draw=self.discard_draw,
+            set_draw_seconds="draw_seconds" in self.model_fields_set,
+        )
 
 
-class Start(_Client):
+class Start(_ActionMsg):
     """Host, lobby, 2-8 players: deal the first round."""
 
     type: Literal["start"]
 
+    def to_action(self) -> engine_actions.Start:
+        return engine_actions.Start()
 
-class Kick(_Client):
+
+class Kick(_ActionMsg):
     """Host, lobby: remove a player; their token stops working."""
 
     type: Literal["kick"]
     player: PlayerId
 
+    def to_action(self) -> engine_actions.Kick:
+        return engine_actions.Kick(self.player)
 
-class Ready(_Client):
+
+class Ready(_ActionMsg):
     """Peek phase: this player has looked at their cards (R16.2)."""
 
     type: Literal["ready"]
 
+    def to_action(self) -> engine_actions.Ready:
+        return engine_actions.Ready()
 
-class Draw(_Client):
+
+class Draw(_ActionMsg):
     """Draw from the stock or (option R13) the discard pile (R4)."""
 
     type: Literal["draw"]
     source: Source
 
+    def to_action(self) -> engine_actions.Draw:
+        return engine_actions.Draw(self.source)
 
-class Swap(_Client):
+
+class Swap(_ActionMsg):
     """Swap the held card into a slot (R5.1)."""
 
     type: Literal["swap"]
     slot: Slot
 
+    def to_action(self) -> engine_actions.Swap:
+        return engine_actions.Swap(_slot_index(self.slot))
 
-class Discard(_Client):
+
+class Discard(_ActionMsg):
     """Discard the held card (R5.2)."""
 
     type: Literal["discard"]
 
+    def to_action(self) -> engine_actions.Discard:
+        return engine_actions.Discard()
 
-class Jack(_Client):
+
+class Jack(_ActionMsg):
     """Play a Jack: look at your middle card (R7)."""
 
     type: Literal["jack"]
 
+    def to_action(self) -> engine_actions.UseJack:
+        return engine_actions.UseJack()
 
-class Queen(_Client):
+
+class Queen(_ActionMsg):
     """Play a Queen: blind swap with another player (R8)."""
 
     type: Literal["queen"]
@@ -93,29 +153,46 @@ class Queen(_Client):
     target: PlayerId
     target_slot: Slot
 
+    def to_action(self) -> engine_actions.UseQueen:
+        return engine_actions.UseQueen(
+            _slot_index(self.slot), self.target, _slot_index(self.target_slot)
+        )
 
-class King(_Client):
+
+class King(_ActionMsg):
     """Play a King: two extra draws (R9)."""
 
     type: Literal["king"]
 
+    def to_action(self) -> engine_actions.UseKing:
+        return engine_actions.UseKing()
 
-class CrispMsg(_Client):
+
+class CrispMsg(_ActionMsg):
     """Call crisp in your window (R10)."""
 
     type: Literal["crisp"]
 
+    def to_action(self) -> engine_actions.CallCrisp:
+        return engine_actions.CallCrisp()
 
-class NextRound(_Client):
+
+class NextRound(_ActionMsg):
     """Host, round over: deal the next round (R16.5)."""
 
     type: Literal["next_round"]
 
+    def to_action(self) -> engine_actions.NextRound:
+        return engine_actions.NextRound()
 
-class Rematch(_Client):
+
+class Rematch(_ActionMsg):
     """Host, game over: same seats and options, scores reset (R16.5)."""
 
     type: Literal["rematch"]
+
+    def to_action(self) -> engine_actions.Rematch:
+        return engine_actions.Rematch()
 
 
 ClientMessage = Annotated[
@@ -136,23 +213,6 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-ACTION_TYPES = frozenset(
-    {
-        "options",
-        "start",
-        "kick",
-        "ready",
-        "draw",
-        "swap",
-        "discard",
-        "jack",
-        "queen",
-        "king",
-        "crisp",
-        "next_round",
-        "rematch",
-    }
-)
 
 
 def parse_client(data: Any) -> ClientMessage:
@@ -160,16 +220,13 @@ def parse_client(data: Any) -> ClientMessage:
     return CLIENT_ADAPTER.validate_python(data)
 
 
-def action_dict(msg: _Client) -> dict[str, Any]:
-    """The message as the engine's action dict: `id` dropped, unset optionals dropped."""
-    return msg.model_dump(exclude_unset=True, exclude={"id"})
-
-
-# ---- server to client (documentation and schema; payloads come from the engine) ----
+# ---- server to client: the documented shape of every frame the server sends ----
 
 
 class _Server(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # Strict and closed: a field the server sends but the models lack fails validation
+    # (tests/server/test_server_leak.py checks every frame), so the schema is complete.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class PlayerView(_Server):
@@ -179,6 +236,7 @@ class PlayerView(_Server):
     connected: bool
     is_bot: bool
     total: int
+    ready: bool
     cards: list[Card | None]
 
 
@@ -220,7 +278,7 @@ class View(_Server):
     """The whole table as one player may see it (protocol.md, "The view")."""
 
     code: str
-    status: Literal["lobby", "peek", "playing", "round_over", "game_over"]
+    status: Status
     options: OptionsView
     host: str
     you: str
@@ -229,6 +287,7 @@ class View(_Server):
     dealer: str | None
     turn: TurnView | None
     crisp: CrispView | None
+    peek_ends_at: int | None
     stock_count: int
     discard_top: Card | None
     discard_count: int
@@ -238,6 +297,126 @@ class View(_Server):
     winners: list[str]
 
 
+# ---- events (protocol.md "Events"), already redacted for the receiving player ----
+
+
+class PlayerEvent(_Server):
+    """Something a player did or that happened to a seat: only who."""
+
+    kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout"]
+    player: str
+
+
+class OptionsEvent(_Server):
+    kind: Literal["options"]
+    options: OptionsView
+
+
+class RoundStarted(_Server):
+    kind: Literal["round_started"]
+    round: int
+    dealer: str
+
+
+class Peek(_Server):
+    """Sent only to `player` (R2.4, R7.1, R8.2, R8.3)."""
+
+    kind: Literal["peek"]
+    player: str
+    slot: Slot
+    card: Card
+
+
+class TurnStarted(_Server):
+    kind: Literal["turn_started"]
+    player: str
+    final: bool
+
+
+class Drew(_Server):
+    """`card` is null for everyone but the drawer when drawn from the stock (R4.1)."""
+
+    kind: Literal["drew"]
+    player: str
+    source: Source
+    card: Card | None
+
+
+class Swapped(_Server):
+    kind: Literal["swapped"]
+    player: str
+    slot: Slot
+    discarded: Card
+
+
+class Discarded(_Server):
+    kind: Literal["discarded"]
+    player: str
+    card: Card
+    timeout: bool
+
+
+class JackPlayed(_Server):
+    kind: Literal["jack"]
+    player: str
+    card: Card
+
+
+class QueenPlayed(_Server):
+    kind: Literal["queen"]
+    player: str
+    slot: Slot
+    target: str
+    target_slot: Slot
+    card: Card
+
+
+class KingPlayed(_Server):
+    kind: Literal["king"]
+    player: str
+    extra_draws: int
+    card: Card
+
+
+class StockRebuilt(_Server):
+    kind: Literal["stock_rebuilt"]
+    count: int
+
+
+class RoundOver(_Server):
+    kind: Literal["round_over"]
+    hands: dict[str, list[Card]]
+    sums: dict[str, int]
+    scores: dict[str, int]
+    totals: dict[str, int]
+    caller: str | None
+
+
+class GameOver(_Server):
+    kind: Literal["game_over"]
+    totals: dict[str, int]
+    winners: list[str]
+
+
+EventMsg = Annotated[
+    PlayerEvent
+    | OptionsEvent
+    | RoundStarted
+    | Peek
+    | TurnStarted
+    | Drew
+    | Swapped
+    | Discarded
+    | JackPlayed
+    | QueenPlayed
+    | KingPlayed
+    | StockRebuilt
+    | RoundOver
+    | GameOver,
+    Field(discriminator="kind"),
+]
+
+
 class Update(_Server):
     """Every message after hello, one per table change, `seq` +1 each."""
 
@@ -245,7 +424,7 @@ class Update(_Server):
     seq: int
     now: int
     view: View
-    events: list[dict[str, Any]]
+    events: list[EventMsg]
 
 
 class ErrorMsg(_Server):
@@ -259,6 +438,7 @@ class ErrorMsg(_Server):
 
 
 ServerMessage = Annotated[Update | ErrorMsg, Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
 class HttpError(BaseModel):
@@ -272,9 +452,11 @@ class HttpErrorBody(BaseModel):
     error: HttpError
 
 
-def error_message(code: str, message: str, ref: str | None = None, rule: str | None = None) -> str:
+def error_message(
+    error_code: str, message: str, ref: str | None = None, rule: str | None = None
+) -> str:
     """A server `error` message, serialized."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    out: dict[str, Any] = {"type": "error", "code": error_code, "message": message}
     if ref is not None:
         out["ref"] = ref
     if rule is not None:
@@ -287,6 +469,6 @@ def protocol_schema() -> dict[str, Any]:
     return {
         "title": "Crisp wire protocol v1",
         "client": CLIENT_ADAPTER.json_schema(),
-        "server": TypeAdapter(ServerMessage).json_schema(),
+        "server": SERVER_ADAPTER.json_schema(),
         "http_error": HttpErrorBody.model_json_schema(),
     }

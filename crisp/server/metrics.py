@@ -26,6 +26,7 @@ from crisp.store import Store
 
 from .hooks import ServerHooks
 from .observed import OPS
+from .protocol import CloseCode
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 ROOM_COUNT_TIMEOUT_S = 1.0
@@ -36,17 +37,15 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.
 LATENESS_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
 
-# Close codes get their own label value; anything else a client sends is "other".
-CLOSE_CODES = frozenset(
-    {1000, 1001, 1005, 1006, 1008, 1009, 1011, 1012, 1013, 4401, 4403, 4404, 4409, 4429}
-)
+# Known close codes get their own label value; anything else a client sends is "other".
+CLOSE_CODES = frozenset(int(c) for c in CloseCode)
 
 
-def close_label(code: int | None) -> str:
+def close_label(close_code: int | None) -> str:
     """The `code` label of `crisp_ws_closed_total` (bounded set of values)."""
-    if code is None:
+    if close_code is None:
         return "none"
-    return str(code) if code in CLOSE_CODES else "other"
+    return str(int(close_code)) if close_code in CLOSE_CODES else "other"
 
 
 class PrometheusHooks(ServerHooks):
@@ -136,40 +135,40 @@ class PrometheusHooks(ServerHooks):
 
     # ---- hooks ----
 
-    def room_created(self, code: str) -> None:
+    def room_created(self, room_code: str) -> None:
         self.rooms_created.inc()
 
-    def player_joined(self, code: str, player: str) -> None:
+    def player_joined(self, room_code: str, player: str) -> None:
         self.players_joined.inc()
 
-    def http_error(self, status: int, code: str) -> None:
-        self.http_errors.labels(str(status), code).inc()
+    def http_error(self, status: int, error_code: str) -> None:
+        self.http_errors.labels(str(status), error_code).inc()
 
-    def ws_opened(self, code: str, player: str) -> None:
+    def ws_opened(self, room_code: str, player: str) -> None:
         self.ws_opens.inc()
 
-    def ws_closed(self, code: str, player: str | None, close_code: int | None) -> None:
+    def ws_closed(self, room_code: str, player: str | None, close_code: int | None) -> None:
         self.ws_closes.labels(close_label(close_code)).inc()
 
     def ws_refused(self, reason: str) -> None:
         self.ws_refusals.labels(reason).inc()
 
-    def action(self, code: str, kind: str, seconds: float, error: str | None) -> None:
+    def action(self, room_code: str, kind: str, seconds: float, error: str | None) -> None:
         self.actions.labels(kind).inc()
 
-    def action_update(self, code: str, kind: str, seconds: float) -> None:
+    def action_update(self, room_code: str, kind: str, seconds: float) -> None:
         self.action_update_seconds.observe(seconds)
 
-    def error_sent(self, code: str) -> None:
-        self.errors.labels(code).inc()
+    def error_sent(self, error_code: str) -> None:
+        self.errors.labels(error_code).inc()
 
-    def updates_sent(self, code: str, count: int) -> None:
+    def updates_sent(self, room_code: str, count: int) -> None:
         self.updates.inc(count)
 
-    def save_conflict(self, code: str) -> None:
+    def save_conflict(self, room_code: str) -> None:
         self.conflicts.inc()
 
-    def timer_fired(self, code: str, lateness_ms: int) -> None:
+    def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         self.timer_lateness.observe(lateness_ms / 1000)
 
     def store_op(self, op: str, seconds: float, ok: bool) -> None:

@@ -5,6 +5,9 @@ Document (JSON text):
      "seats": {player_id: sha256(token) hex},
      "conns": {player_id: {"id": connection id, "n": connection number}}}
 
+`seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
+`DOC_VERSION`, and a document of another version is refused with
+`UnknownDocVersion` rather than misread.
 `conns` names the newest websocket of each seat (any process). It decides which
 connection is replaced (4409) and whether a closing socket marks its seat
 disconnected: only the newest one does.
@@ -12,7 +15,8 @@ disconnected: only the newest one does.
 Published message (JSON text), one per saved change:
     {"t": "change", "state": <State.to_json()>, "events": [<Event.to_json()>...],
      "conns": {...}, "seats": [player ids]}
-Every process fans it out to its local sockets without reloading the room.
+`seats` lists the players who hold a seat (`Change.player_ids`). Every process
+fans it out to its local sockets without reloading the room.
 """
 
 from __future__ import annotations
@@ -26,6 +30,11 @@ from crisp.engine import Event, State
 DOC_VERSION = 1
 
 
+class UnknownDocVersion(ValueError):
+    """A stored room document of a version this server cannot read (written by a
+    newer server, or corrupt)."""
+
+
 @dataclass(frozen=True)
 class ConnRef:
     """The newest connection of a seat: its id and its number (1, 2, ... per seat)."""
@@ -36,11 +45,11 @@ class ConnRef:
 
 @dataclass(frozen=True)
 class RoomDoc:
-    """One room as stored: engine state plus seats (hashed tokens) and connections."""
+    """One room as stored: engine state plus each seat's token hash and connection."""
 
-    code: str
+    room_code: str
     state: State
-    seats: dict[str, str]
+    token_hashes: dict[str, str]  # player id -> sha256(token) hex
     conns: dict[str, ConnRef] = field(default_factory=dict)
     created_ms: int = 0
 
@@ -49,10 +58,10 @@ class RoomDoc:
         return json.dumps(
             {
                 "v": DOC_VERSION,
-                "code": self.code,
+                "code": self.room_code,
                 "created_ms": self.created_ms,
                 "state": self.state.to_json(),
-                "seats": self.seats,
+                "seats": self.token_hashes,
                 "conns": {pid: {"id": c.id, "n": c.n} for pid, c in self.conns.items()},
             },
             separators=(",", ":"),
@@ -60,12 +69,17 @@ class RoomDoc:
 
     @classmethod
     def loads(cls, text: str) -> RoomDoc:
-        """Parse a stored document."""
+        """Parse a stored document (raises UnknownDocVersion for another version)."""
         data = json.loads(text)
+        version = data.get("v") if isinstance(data, dict) else None
+        if version != DOC_VERSION:
+            raise UnknownDocVersion(
+                f"room document version {version!r}: this server reads version {DOC_VERSION}"
+            )
         return cls(
-            code=data["code"],
+            room_code=data["code"],
             state=State.from_json(data["state"]),
-            seats=dict(data["seats"]),
+            token_hashes=dict(data["seats"]),
             conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data.get("conns", {}).items()},
             created_ms=int(data.get("created_ms", 0)),
         )
@@ -82,7 +96,7 @@ class Change:
     state: State
     events: list[Event]
     conns: dict[str, ConnRef]
-    seats: frozenset[str]
+    player_ids: frozenset[str]  # the players holding a seat after the change
 
     @property
     def version(self) -> int:
@@ -97,7 +111,7 @@ def change_message(doc: RoomDoc, events: list[Event]) -> str:
             "state": doc.state.to_json(),
             "events": [ev.to_json() for ev in events],
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
-            "seats": sorted(doc.seats),
+            "seats": sorted(doc.token_hashes),
         },
         separators=(",", ":"),
     )
@@ -112,5 +126,5 @@ def parse_message(text: str) -> Change | None:
         state=State.from_json(data["state"]),
         events=[Event.from_json(ev) for ev in data["events"]],
         conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data["conns"].items()},
-        seats=frozenset(data["seats"]),
+        player_ids=frozenset(data["seats"]),
     )

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crisp import engine
-from crisp.engine import Event
+from crisp.engine import Action, Event, State
+from crisp.engine.clock import at_moment
 from crisp.store import Store
 
 from .clock import now_ms
-from .codes import MIN_LEN, find_seat, hash_token, new_code, new_token
+from .codes import MAX_LEN, MIN_LEN, hash_token, new_code, new_token, player_of_token
 from .errors import RoomBusy, RoomNotFound, SeatGone
 from .hooks import NOOP_HOOKS, ServerHooks
 from .logs import fields
@@ -47,12 +48,26 @@ Mutation = Callable[[RoomDoc, int], Outcome | None]
 
 
 @dataclass(frozen=True)
-class Seat:
-    """HTTP answer for a new seat."""
+class SeatCredentials:
+    """What the creator or a new player of a room gets (the HTTP answer)."""
 
-    code: str
+    room_code: str
     player_id: str
     token: str
+
+
+def room_summary(room_code: str, state: State, now: int) -> dict[str, Any]:
+    """The public facts about a room (GET /api/rooms/{code}): its status at `now`,
+    options and players; never a card, a token or anything of a view."""
+    return {
+        "code": room_code,
+        "status": at_moment(state, now).status,
+        "options": state.options.to_json(),
+        "players": [
+            {"id": p.id, "name": p.name, "connected": p.connected, "is_host": p.id == state.host}
+            for p in state.players
+        ],
+    }
 
 
 class Rooms:
@@ -73,43 +88,28 @@ class Rooms:
 
     # ---- reading ----
 
-    async def load(self, code: str) -> RoomDoc | None:
+    async def load(self, room_code: str) -> RoomDoc | None:
         """The current document, or None."""
-        found = await self.store.load(code)
+        found = await self.store.load(room_code)
         return None if found is None else RoomDoc.loads(found.doc)
 
-    async def authenticate(self, code: str, token: str) -> str | None:
-        """The player id holding `token` in room `code`, or None."""
-        doc = await self.load(code)
-        return None if doc is None else find_seat(doc.seats, token)
+    async def authenticate(self, room_code: str, token: str) -> str | None:
+        """The player id holding `token` in the room, or None."""
+        doc = await self.load(room_code)
+        return None if doc is None else player_of_token(doc.token_hashes, token)
 
-    async def summary(self, code: str) -> dict[str, Any]:
-        """GET /api/rooms/{code}: status, options, players (raises RoomNotFound)."""
-        doc = await self.load(code)
+    async def summary(self, room_code: str) -> dict[str, Any]:
+        """GET /api/rooms/{code}: `room_summary` (raises RoomNotFound)."""
+        doc = await self.load(room_code)
         if doc is None:
-            raise RoomNotFound(code)
-        state = doc.state
-        view = engine.view_for(state, state.host, now_ms())
-        return {
-            "code": code,
-            "status": view["status"],
-            "options": view["options"],
-            "players": [
-                {
-                    "id": p["id"],
-                    "name": p["name"],
-                    "connected": p["connected"],
-                    "is_host": p["id"] == state.host,
-                }
-                for p in view["players"]
-            ],
-        }
+            raise RoomNotFound(room_code)
+        return room_summary(room_code, doc.state, now_ms())
 
     # ---- creating and joining ----
 
     async def create(
         self, name: str, *, deck: list[str] | None = None, dealer: int | None = None
-    ) -> Seat:
+    ) -> SeatCredentials:
         """A new room in the lobby with the creator as host p1."""
         state = engine.new_table(
             name,
@@ -123,39 +123,40 @@ class Rooms:
         length = MIN_LEN
         tries = 0
         while True:
-            code = new_code(length)
+            room_code = new_code(length)
             doc = RoomDoc(
-                code=code, state=state, seats={host: hash_token(token)}, created_ms=now_ms()
+                room_code=room_code, state=state, token_hashes={host: hash_token(token)},
+                created_ms=now_ms(),
             )
-            if await self.store.create(code, doc.dumps(), engine.next_deadline(state)):
-                self.hooks.room_created(code)
+            if await self.store.create(room_code, doc.dumps(), engine.next_deadline(state)):
+                self.hooks.room_created(room_code)
                 log.info(
-                    "room %s: created by %s", code, host,
-                    extra=fields(code, "room_created", player=host),
+                    "room %s: created by %s", room_code, host,
+                    extra=fields(room_code, "room_created", player=host),
                 )
-                return Seat(code, host, token)
+                return SeatCredentials(room_code, host, token)
             tries += 1
-            if tries >= CODE_TRIES_PER_LENGTH and length < 6:
+            if tries >= CODE_TRIES_PER_LENGTH and length < MAX_LEN:
                 length += 1
                 tries = 0
 
-    async def join(self, code: str, name: str) -> Seat:
+    async def join(self, room_code: str, name: str) -> SeatCredentials:
         """Add a player to a lobby (raises RoomNotFound, IllegalAction room_full/game_started)."""
         token = new_token()
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             state, pid, events = engine.add_player(doc.state, name, now)
-            seats = {**doc.seats, pid: hash_token(token)}
-            return Outcome(doc.with_(state=state, seats=seats), list(events), pid)
+            token_hashes = {**doc.token_hashes, pid: hash_token(token)}
+            return Outcome(doc.with_(state=state, token_hashes=token_hashes), list(events), pid)
 
-        out = await self.mutate(code, fn)
+        out = await self.mutate(room_code, fn)
         assert out is not None
-        self.hooks.player_joined(code, out.result)
-        return Seat(code, out.result, token)
+        self.hooks.player_joined(room_code, out.result)
+        return SeatCredentials(room_code, out.result, token)
 
     # ---- presence ----
 
-    async def connect(self, code: str, pid: str, conn_id: str) -> tuple[RoomDoc, int]:
+    async def connect(self, room_code: str, pid: str, conn_id: str) -> tuple[RoomDoc, int]:
         """Make `conn_id` the seat's newest connection and mark it connected.
 
         Returns the saved document and the connection's number. Raises RoomNotFound,
@@ -163,7 +164,7 @@ class Rooms:
         """
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            if pid not in doc.seats:
+            if pid not in doc.token_hashes:
                 raise SeatGone(pid)
             old = doc.conns.get(pid)
             ref = ConnRef(conn_id, (old.n if old else 0) + 1)
@@ -172,11 +173,11 @@ class Rooms:
                 doc.with_(state=state, conns={**doc.conns, pid: ref}), list(events), ref.n
             )
 
-        out = await self.mutate(code, fn)
+        out = await self.mutate(room_code, fn)
         assert out is not None
         return out.doc, int(out.result)
 
-    async def disconnect(self, code: str, pid: str, conn_id: str) -> None:
+    async def disconnect(self, room_code: str, pid: str, conn_id: str) -> None:
         """Mark the seat disconnected, unless a newer connection holds it."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome | None:
@@ -186,67 +187,71 @@ class Rooms:
             conns = {k: v for k, v in doc.conns.items() if k != pid}
             state = doc.state
             events: list[Event] = []
-            if pid in doc.seats and any(p.id == pid for p in state.players):
+            if pid in doc.token_hashes and any(p.id == pid for p in state.players):
                 state, evs = engine.set_connected(state, pid, False, now)
                 events = list(evs)
             return Outcome(doc.with_(state=state, conns=conns), events)
 
         with contextlib.suppress(RoomNotFound):
-            await self.mutate(code, fn)
+            await self.mutate(room_code, fn)
 
     # ---- game actions and timers ----
 
-    async def act(self, code: str, pid: str, action: dict[str, Any]) -> int | None:
-        """Apply a client action (raises IllegalAction, RoomNotFound, SeatGone, RoomBusy);
-        returns the state version it was saved as.
+    async def act(self, room_code: str, pid: str, action: Action) -> int | None:
+        """Apply an engine action (the client message's `to_action()`); raises
+        IllegalAction, RoomNotFound, SeatGone, RoomBusy. Returns the state version it
+        was saved as.
 
         Players the action removed (kick) lose their seat token.
         """
-        parsed = engine.action_from_dict(action)
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            if pid not in doc.seats:
+            if pid not in doc.token_hashes:
                 raise SeatGone(pid)
-            state, events = engine.apply(doc.state, pid, parsed, now)
+            state, events = engine.apply(doc.state, pid, action, now)
             present = {p.id for p in state.players}
-            seats = {k: v for k, v in doc.seats.items() if k in present}
+            token_hashes = {k: v for k, v in doc.token_hashes.items() if k in present}
             conns = {k: v for k, v in doc.conns.items() if k in present}
-            return Outcome(doc.with_(state=state, seats=seats, conns=conns), list(events))
+            return Outcome(
+                doc.with_(state=state, token_hashes=token_hashes, conns=conns), list(events)
+            )
 
-        out = await self.mutate(code, fn)
+        out = await self.mutate(room_code, fn)
         return None if out is None else int(out.doc.state.version)
 
-    async def advance(self, code: str) -> None:
+    async def advance(self, room_code: str) -> None:
         """Apply whatever fell due in a room (called by the scheduler)."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             due = engine.next_deadline(doc.state)
             state, events = engine.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
-                self.hooks.timer_fired(code, max(0, now - due))
+                self.hooks.timer_fired(room_code, max(0, now - due))
             return Outcome(doc.with_(state=state), list(events))
 
         with contextlib.suppress(RoomNotFound):
-            await self.mutate(code, fn, timer=True)
+            await self.mutate(room_code, fn, timer=True)
 
     # ---- the compare-and-set loop ----
 
-    async def mutate(self, code: str, fn: Mutation, *, timer: bool = False) -> Outcome | None:
+    async def mutate(
+        self, room_code: str, fn: Mutation, *, timer: bool = False
+    ) -> Outcome | None:
         """Load, change, save with CAS; retry on conflict. None if nothing changed.
 
         `timer`: this is the scheduler's call; even without a change the room's
         deadline is saved again (claim_due moved it to a lease).
         """
         for attempt in range(MAX_ATTEMPTS):
-            found = await self.store.load(code)
+            found = await self.store.load(room_code)
             if found is None:
-                raise RoomNotFound(code)
+                raise RoomNotFound(room_code)
             doc = RoomDoc.loads(found.doc)
             now = now_ms()
             out = fn(doc, now)
             unchanged = out is None or (
                 out.doc.state.version == doc.state.version
-                and out.doc.seats == doc.seats
+                and out.doc.token_hashes == doc.token_hashes
                 and out.doc.conns == doc.conns
                 and not out.events
             )
@@ -259,12 +264,12 @@ class Rooms:
                 if deadline is not None and deadline <= now:
                     deadline = now + NO_CHANGE_RETRY_MS
                 saved = await self.store.save(
-                    code, found.version, found.doc, message=None, deadline_ms=deadline
+                    room_code, found.version, found.doc, message=None, deadline_ms=deadline
                 )
             else:
                 assert out is not None
                 saved = await self.store.save(
-                    code,
+                    room_code,
                     found.version,
                     new_doc.dumps(),
                     message=change_message(new_doc, out.events),
@@ -276,13 +281,11 @@ class Rooms:
                 if unchanged:
                     return None
                 assert out is not None
-                _log_events(code, new_doc, out.events)
+                _log_events(room_code, new_doc, out.events)
                 return out
-            self.hooks.save_conflict(code)
+            self.hooks.save_conflict(room_code)
             await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
-        raise RoomBusy(code)
-
-
+        raise RoomBusy(room_code)
 
 _PLAYER_EVENTS = {
     "joined": ("player_joined", "joined"),
@@ -291,7 +294,7 @@ _PLAYER_EVENTS = {
 }
 
 
-def _log_events(code: str, doc: RoomDoc, events: list[Event]) -> None:
+def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
     """One log line per event worth an operator's attention (after its save)."""
     for ev in events:
         data = ev.data
@@ -320,4 +323,4 @@ def _log_events(code: str, doc: RoomDoc, events: list[Event]) -> None:
             text = f"game over (winners {more['winners']})"
         else:
             continue
-        log.log(level, "room %s: %s", code, text, extra=fields(code, name, **more))
+        log.log(level, "room %s: %s", room_code, text, extra=fields(room_code, name, **more))

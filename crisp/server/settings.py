@@ -119,7 +119,3 @@ def describe_error(exc: ValidationError) -> str:
         lines.append(f"  {name}: {err.get('msg', 'invalid value')}")
     return "\n".join(lines)
 
-
-def load_settings(**overrides: Any) -> Settings:
-    """Read settings from the environment (plus explicit overrides)."""
-    return Settings(**overrides)

@@ -1,11 +1,12 @@
 """The websocket endpoint `/ws/{code}` (protocol.md "WebSocket").
 
-Order of business: Origin check before accepting; `hello` within
-`hello_timeout_s` with a valid token (else close 4401); the seat's newest
-connection is recorded and the seat marked connected through the engine; the
-first update carries the full view and no events. Then each client message is
-size-checked, rate-limited, validated (pydantic) and applied through the rooms
-service. Nothing a client sends can crash the connection or the room.
+Order of business, one step each: `_hello` (Origin check before accepting;
+`hello` within `hello_timeout_s` with a valid token, else close 4401),
+`_take_seat` (the seat's newest connection is recorded and the seat marked
+connected through the engine; the first update carries the full view and no
+events), `_serve` (each client message is size-checked, rate-limited, validated
+by the protocol models and applied through the rooms service) and `_end`.
+Nothing a client sends can crash the connection or the room.
 
 When the server stops, uvicorn closes every socket with 1012 (service restart;
 clients reconnect at once) and the handler leaves the seat's presence as it is:
@@ -24,72 +25,99 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
-from crisp.engine import IllegalAction
 from crisp.store import StoreUnavailable
 
 from .codes import normalize_code
-from .connection import (
-    CLOSE_BAD_HELLO,
-    CLOSE_KICKED,
-    CLOSE_RATE,
-    CLOSE_RESTART,
-    CLOSE_ROOM_GONE,
-    CLOSE_TOO_BIG,
-    CLOSE_TRY_LATER,
-    Connection,
-)
+from .connection import Connection
 from .context import ServerContext
-from .errors import RoomBusy, RoomNotFound, SeatGone
+from .errors import (
+    SOCKET_INTERNAL,
+    RoomBusy,
+    RoomNotFound,
+    SeatGone,
+    describe_validation,
+    failure_of,
+)
 from .logs import fields
-from .messages import Hello, action_dict, parse_client
+from .messages import Hello, parse_client
 from .origin import origin_allowed
+from .protocol import CloseCode, EndReason, Refusal, ServerErrorCode
 from .ratelimit import RateLimiter
 
 log = logging.getLogger("crisp.server.ws")
 
 HARD_MAX_BYTES = 65536  # frames above this are closed with 1009 (uvicorn ws_max_size too)
-# Ends after which the seat is not marked disconnected: another socket holds it, it
-# is gone, or the server is restarting (the client reconnects at once).
-_KEEP_PRESENCE = frozenset({"replaced", "kicked", "room_gone", "bad_hello", "shutdown"})
 
 
-def _refuse(ctx: ServerContext, room: str | None, reason: str) -> None:
+async def websocket_endpoint(ws: WebSocket, code: str) -> None:
+    """Serve one client socket for the room whose code is in the path."""
+    ctx: ServerContext = ws.app.state.ctx
+    room_code = normalize_code(code)
+    player_id = await _hello(ws, ctx, room_code)
+    if room_code is None or player_id is None:
+        return
+    conn = Connection(ws, room_code, player_id, ctx.hooks)
+    conn.start_writer()
+    try:
+        if await _take_seat(conn, ctx):
+            try:
+                await _serve(conn, ctx)
+            except Exception:
+                log.exception("room %s: socket of %s failed", room_code, player_id)
+                conn.close(CloseCode.INTERNAL, "internal error", EndReason.INTERNAL)
+    finally:
+        await _end(conn, ctx)
+
+
+# ---- hello ----
+
+
+def _refuse(ctx: ServerContext, room_code: str | None, reason: Refusal) -> None:
     ctx.hooks.ws_refused(reason)
     log.info(
-        "room %s: websocket refused (%s)", room or "-", reason,
-        extra=fields(room, "ws_refused", reason=reason),
+        "room %s: websocket refused (%s)", room_code or "-", reason,
+        extra=fields(room_code, "ws_refused", reason=reason),
     )
 
 
-def _ref_of(data: Any) -> str | None:
-    if isinstance(data, dict):
-        ref = data.get("id")
-        if isinstance(ref, str) and len(ref) <= 128:
-            return ref
-    return None
+async def _hello(ws: WebSocket, ctx: ServerContext, room_code: str | None) -> str | None:
+    """Check the Origin, accept, and authenticate the hello: the player id, or None
+    (the socket was refused and closed, or went away)."""
+    settings = ctx.settings
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                          settings.allowed_origins):
+        _refuse(ctx, room_code, Refusal.ORIGIN)
+        await ws.close(CloseCode.POLICY)  # before accept: the handshake is refused with 403
+        return None
+    await ws.accept()
+    token = await _receive_hello(ws, ctx, room_code)
+    if token is None:
+        return None
+    try:
+        player_id = await ctx.rooms.authenticate(room_code, token) if room_code else None
+    except StoreUnavailable:
+        _refuse(ctx, room_code, Refusal.STORE_UNAVAILABLE)
+        await ws.close(CloseCode.TRY_LATER, "store unavailable")
+        return None
+    if player_id is None:
+        _refuse(ctx, room_code, Refusal.BAD_HELLO)
+        await ws.close(CloseCode.BAD_HELLO, "unknown room or token")
+    return player_id
 
 
-def _describe(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:3]:
-        loc = ".".join(str(p) for p in err.get("loc", ()))
-        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
-    return "; ".join(parts) or "invalid message"
-
-
-async def _receive_hello(ws: WebSocket, ctx: ServerContext, room: str | None) -> str | None:
+async def _receive_hello(ws: WebSocket, ctx: ServerContext, room_code: str | None) -> str | None:
     """The hello token, or None (the socket was closed with 4401 or went away)."""
     try:
         async with asyncio.timeout(ctx.settings.hello_timeout_s):
             msg = await ws.receive()
     except TimeoutError:
-        _refuse(ctx, room, "hello_timeout")
-        await ws.close(CLOSE_BAD_HELLO, "no hello in time")
+        _refuse(ctx, room_code, Refusal.HELLO_TIMEOUT)
+        await ws.close(CloseCode.BAD_HELLO, "no hello in time")
         return None
     if msg["type"] == "websocket.disconnect":
         log.debug(
-            "room %s: websocket closed before hello (code %s)", room or "-", msg.get("code"),
-            extra=fields(room, "ws_closed", close_code=msg.get("code")),
+            "room %s: websocket closed before hello (code %s)", room_code or "-", msg.get("code"),
+            extra=fields(room_code, "ws_closed", close_code=msg.get("code")),
         )
         return None
     text = msg.get("text")
@@ -102,84 +130,36 @@ async def _receive_hello(ws: WebSocket, ctx: ServerContext, room: str | None) ->
         except (ValueError, ValidationError):
             token = None
     if token is None:
-        _refuse(ctx, room, "bad_hello")
-        await ws.close(CLOSE_BAD_HELLO, "expected hello")
+        _refuse(ctx, room_code, Refusal.BAD_HELLO)
+        await ws.close(CloseCode.BAD_HELLO, "expected hello")
     return token
 
 
-async def websocket_endpoint(ws: WebSocket, code: str) -> None:
-    """Serve one client socket for room `code`."""
-    ctx: ServerContext = ws.app.state.ctx
-    settings = ctx.settings
-    origin, host = ws.headers.get("origin"), ws.headers.get("host")
-    room = normalize_code(code)
-    if not origin_allowed(origin, host, settings.allowed_origins):
-        _refuse(ctx, room, "origin")
-        await ws.close(1008)  # before accept: the handshake is refused with HTTP 403
-        return
-    await ws.accept()
-    token = await _receive_hello(ws, ctx, room)
-    if token is None:
-        return
+async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
+    """Subscribe, record this socket as the seat's newest, queue the full view.
+    False if the socket was closed instead (the room or seat is gone: 4401; the store
+    cannot be reached: 1013)."""
     try:
-        pid = await ctx.rooms.authenticate(room, token) if room else None
-    except StoreUnavailable:
-        _refuse(ctx, room, "store_unavailable")
-        await ws.close(CLOSE_TRY_LATER, "store unavailable")
-        return
-    if room is None or pid is None:
-        _refuse(ctx, room, "bad_hello")
-        await ws.close(CLOSE_BAD_HELLO, "unknown room or token")
-        return
+        await ctx.hub.attach(conn)
+        doc, number = await ctx.rooms.connect(conn.room_code, conn.player_id, conn.id)
+    except (RoomNotFound, SeatGone):
+        conn.close(CloseCode.BAD_HELLO, "unknown room or token", EndReason.BAD_HELLO)
+        return False
+    except (StoreUnavailable, RoomBusy):
+        conn.close(CloseCode.TRY_LATER, "try again later", EndReason.STORE_UNAVAILABLE)
+        return False
+    conn.n = number
+    conn.snapshot(doc.state)
+    ctx.hub.check_replaced(conn)
+    ctx.hooks.ws_opened(conn.room_code, conn.player_id)
+    log.info(
+        "room %s: %s connected (socket %s)", conn.room_code, conn.player_id, conn.id,
+        extra=fields(conn.room_code, "ws_opened", player=conn.player_id, socket=conn.id),
+    )
+    return True
 
-    conn = Connection(ws, room, pid, ctx.hooks)
-    conn.start_writer()
-    try:
-        try:
-            await ctx.hub.attach(conn)
-            doc, number = await ctx.rooms.connect(room, pid, conn.id)
-        except (RoomNotFound, SeatGone):
-            conn.close(CLOSE_BAD_HELLO, "unknown room or token", "bad_hello")
-            return
-        except (StoreUnavailable, RoomBusy):
-            conn.close(CLOSE_TRY_LATER, "try again later", "store_unavailable")
-            return
-        conn.n = number
-        conn.snapshot(doc.state)
-        ctx.hub.check_replaced(conn)
-        ctx.hooks.ws_opened(room, pid)
-        log.info(
-            "room %s: %s connected (socket %s)", room, pid, conn.id,
-            extra=fields(room, "ws_opened", player=pid, socket=conn.id),
-        )
-        try:
-            await _serve(conn, ctx)
-        except Exception:
-            log.exception("room %s: socket of %s failed", room, pid)
-            conn.close(1011, "internal error", "internal")
-    finally:
-        if conn.closing:
-            await conn.wait_closed(timeout=2.0)
-        else:
-            conn.stop()
-        await ctx.hub.detach(conn)
-        if conn.close_code is None and conn.peer_close_code == CLOSE_RESTART:
-            conn.end_reason = "shutdown"  # uvicorn closed it: the server is stopping
-        if conn.end_reason not in _KEEP_PRESENCE:
-            try:
-                await ctx.rooms.disconnect(room, pid, conn.id)
-            except Exception:
-                log.exception("room %s: marking %s disconnected failed", room, pid)
-        close_code = conn.final_close_code
-        ctx.hooks.ws_closed(room, pid, close_code)
-        reason = conn.end_reason or ("server" if conn.close_code is not None else "client")
-        log.info(
-            "room %s: %s socket closed (code %s, %s)", room, pid, close_code, reason,
-            extra=fields(
-                room, "ws_closed", player=pid, socket=conn.id, close_code=close_code,
-                reason=reason,
-            ),
-        )
+
+# ---- serving ----
 
 
 async def _serve(conn: Connection, ctx: ServerContext) -> None:
@@ -190,7 +170,7 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
         msg = await conn.ws.receive()
         received = time.perf_counter()
         if msg["type"] == "websocket.disconnect":
-            conn.peer_close_code = int(msg.get("code") or 1005)
+            conn.peer_close_code = int(msg.get("code") or CloseCode.NO_STATUS)
             return
         text = msg.get("text")
         if text is None:
@@ -198,22 +178,23 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
         else:
             size = len(text) if text.isascii() else len(text.encode("utf-8"))
         if size > HARD_MAX_BYTES:
-            conn.close(CLOSE_TOO_BIG, "message too big", "too_big")
+            conn.close(CloseCode.TOO_BIG, "message too big", EndReason.TOO_BIG)
             return
         verdict = limiter.check()
         if verdict == "close":
-            ctx.hooks.error_sent("rate_limited")
-            conn.close(CLOSE_RATE, "too many messages", "rate")
+            ctx.hooks.error_sent(ServerErrorCode.RATE_LIMITED)
+            conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
             return
         if verdict == "limited":
-            _error(conn, ctx, "rate_limited", "slow down: too many messages")
+            _error(conn, ctx, ServerErrorCode.RATE_LIMITED, "slow down: too many messages")
             continue
         if size > settings.max_message_bytes:
             limit = settings.max_message_bytes
-            _error(conn, ctx, "too_large", f"messages are limited to {limit} bytes")
+            _error(conn, ctx, ServerErrorCode.TOO_LARGE, f"messages are limited to {limit} bytes")
             continue
         if text is None:
-            _error(conn, ctx, "bad_message", "binary frames are not accepted; send JSON text")
+            _error(conn, ctx, ServerErrorCode.BAD_MESSAGE,
+                   "binary frames are not accepted; send JSON text")
             continue
         await _handle_text(conn, ctx, text, received)
 
@@ -221,65 +202,96 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
 def _error(
     conn: Connection,
     ctx: ServerContext,
-    code: str,
+    error_code: str,
     message: str,
     ref: str | None = None,
     rule: str | None = None,
 ) -> None:
-    ctx.hooks.error_sent(code)
+    ctx.hooks.error_sent(error_code)
     # Never the message's text or `ref`: both may echo what the client sent.
     log.warning(
-        "room %s: error %s sent to %s%s", conn.code, code, conn.pid, f" ({rule})" if rule else "",
-        extra=fields(conn.code, "error", player=conn.pid, code=code, rule=rule),
+        "room %s: error %s sent to %s%s", conn.room_code, error_code, conn.player_id,
+        f" ({rule})" if rule else "",
+        extra=fields(conn.room_code, "error", player=conn.player_id, code=error_code, rule=rule),
     )
-    conn.send_error(code, message, ref, rule)
+    conn.send_error(error_code, message, ref, rule)
+
+
+def _ref_of(data: Any) -> str | None:
+    if isinstance(data, dict):
+        ref = data.get("id")
+        if isinstance(ref, str) and len(ref) <= 128:
+            return ref
+    return None
 
 
 async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received: float) -> None:
+    """Parse one client message (the protocol models) and apply its action."""
     try:
         data = json.loads(text)
     except ValueError:
-        _error(conn, ctx, "bad_message", "not JSON")
+        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, "not JSON")
         return
     ref = _ref_of(data)
     try:
         msg = parse_client(data)
     except ValidationError as exc:
-        _error(conn, ctx, "bad_message", _describe(exc), ref)
+        message = describe_validation(exc.errors(), "invalid message")
+        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, message, ref)
         return
     if isinstance(msg, Hello):
-        _error(conn, ctx, "bad_message", "hello was already received", ref)
+        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, "hello was already received", ref)
         return
-    action = action_dict(msg)
-    kind = str(action["type"])
+    kind = msg.type
     started = time.perf_counter()
     error: str | None = None
     try:
-        version = await ctx.rooms.act(conn.code, conn.pid, action)
+        version = await ctx.rooms.act(conn.room_code, conn.player_id, msg.to_action())
         if version is not None:
             conn.action_saved(kind, received, version)
-    except IllegalAction as exc:
-        error = str(exc.code)
-        message = str(exc.message)
-        rule = getattr(exc, "rule", None)
-        if rule and rule not in message:
-            message = f"{message} ({rule})"
-        _error(conn, ctx, error, message, ref, rule)
-    except RoomBusy:
-        error = "busy"
-        _error(conn, ctx, error, "the room is busy; try again", ref)
-    except StoreUnavailable:
-        error = "store_unavailable"
-        _error(conn, ctx, error, "the server cannot reach its store; try again", ref)
-    except RoomNotFound:
-        error = "room_gone"
-        conn.close(CLOSE_ROOM_GONE, "room no longer exists", "room_gone")
-    except SeatGone:
-        error = "kicked"
-        conn.close(CLOSE_KICKED, "kicked", "kicked")
-    except Exception:
-        log.exception("room %s: action %s of %s failed", conn.code, kind, conn.pid)
-        error = "internal"
-        _error(conn, ctx, error, "the server failed to handle this message", ref)
+    except Exception as exc:
+        failure = failure_of(exc)
+        if failure is None:
+            log.exception(
+                "room %s: action %s of %s failed", conn.room_code, kind, conn.player_id
+            )
+            failure = SOCKET_INTERNAL
+        if failure.close is not None:
+            error = failure.close.end_reason
+            conn.close(failure.close.close_code, failure.close.reason, failure.close.end_reason)
+        else:
+            error = failure.error_code
+            _error(conn, ctx, failure.error_code, failure.message, ref, failure.rule)
     finally:
-        ctx.hooks.action(conn.code, kind, time.perf_counter() - started, error)
+        ctx.hooks.action(conn.room_code, kind, time.perf_counter() - started, error)
+
+
+# ---- the end ----
+
+
+async def _end(conn: Connection, ctx: ServerContext) -> None:
+    """Wait for the writer, leave the hub, mark the seat disconnected unless the end
+    keeps presence (`EndReason.keeps_presence`), report and log the close."""
+    room_code, player_id = conn.room_code, conn.player_id
+    if conn.closing:
+        await conn.wait_closed(timeout=2.0)
+    else:
+        conn.stop()
+    await ctx.hub.detach(conn)
+    if conn.close_code is None and conn.peer_close_code == CloseCode.RESTART:
+        conn.end_reason = EndReason.SHUTDOWN  # uvicorn closed it: the server is stopping
+    if conn.end_reason is None or not conn.end_reason.keeps_presence:
+        try:
+            await ctx.rooms.disconnect(room_code, player_id, conn.id)
+        except Exception:
+            log.exception("room %s: marking %s disconnected failed", room_code, player_id)
+    close_code = conn.final_close_code
+    ctx.hooks.ws_closed(room_code, player_id, close_code)
+    reason = conn.end_reason or ("server" if conn.close_code is not None else "client")
+    log.info(
+        "room %s: %s socket closed (code %s, %s)", room_code, player_id, close_code, reason,
+        extra=fields(
+            room_code, "ws_closed", player=player_id, socket=conn.id, close_code=close_code,
+            reason=reason,
+        ),
+    )

@@ -7,6 +7,8 @@ at a deal, R7.1 after its Jack, R8.2/R8.3 after a Queen involving it, never a
 middle slot), its own stock draws, and public information (discard top, discarded
 and swapped-out cards, the special cards played, discard-pile draws, reveals at a
 round's end). Peeked cards are also checked to be true (against the reveal).
+Every frame is also validated against the protocol models (`extra="forbid"`), so
+`/api/protocol.json` describes exactly what is sent.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from crisp.server.messages import SERVER_ADAPTER
 from tests.server.kit import (
     Player,
     ThreadServer,
@@ -317,6 +320,9 @@ async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadSe
     for seats in games:
         tokens = {s.token for s in seats}
         for seat in seats:
+            for frames in seat.connections:
+                for frame in frames:
+                    SERVER_ADAPTER.validate_python(frame)  # the documented shape, complete
             total += audit_seat(seat, tokens - {seat.token})
             peeks += sum(
                 1 for frames in seat.connections for f in frames if f["type"] == "update"

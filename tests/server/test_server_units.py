@@ -13,14 +13,21 @@ import pytest
 from pydantic import ValidationError
 
 from crisp.engine import IllegalAction
+from crisp.engine import actions as engine_actions
 from crisp.server import rooms as rooms_module
-from crisp.server.codes import ALPHABET, find_seat, hash_token, new_code, new_token, normalize_code
+from crisp.server.codes import (
+    ALPHABET,
+    hash_token,
+    new_code,
+    new_token,
+    normalize_code,
+    player_of_token,
+)
 from crisp.server.logs import JsonFormatter, log_config, uvicorn_level
 from crisp.server.messages import (
     CLIENT_ADAPTER,
     Draw,
     OptionsMsg,
-    action_dict,
     parse_client,
     protocol_schema,
 )
@@ -157,8 +164,8 @@ def test_tokens_hashes_and_seats() -> None:
     assert len(tokens) == 100 and all(len(t) == 32 for t in tokens)
     a, b = new_token(), new_token()
     seats = {"p1": hash_token(a), "p2": hash_token(b)}
-    assert find_seat(seats, a) == "p1" and find_seat(seats, b) == "p2"
-    assert find_seat(seats, "nope") is None and find_seat(seats, "") is None
+    assert player_of_token(seats, a) == "p1" and player_of_token(seats, b) == "p2"
+    assert player_of_token(seats, "nope") is None and player_of_token(seats, "") is None
     assert a not in json.dumps(seats)
 
 
@@ -198,9 +205,9 @@ def test_rate_limiter_strikes() -> None:
 def test_client_messages() -> None:
     msg = parse_client({"type": "options", "draw_seconds": None, "id": "x"})
     assert isinstance(msg, OptionsMsg)
-    assert action_dict(msg) == {"type": "options", "draw_seconds": None}
+    assert msg.to_action() == engine_actions.SetOptions(draw_seconds=None, set_draw_seconds=True)
     draw = parse_client({"type": "draw", "source": "discard"})
-    assert isinstance(draw, Draw) and action_dict(draw) == {"type": "draw", "source": "discard"}
+    assert isinstance(draw, Draw) and draw.to_action() == engine_actions.Draw("discard")
     for bad in (
         {"type": "draw"},
         {"type": "draw", "source": "stock", "x": 1},
@@ -236,20 +243,20 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
 async def test_concurrent_joins_and_actions_survive_cas_conflicts(store: Store) -> None:
     rooms = Rooms(store)
     seat = await rooms.create("Ana")
-    joined = await asyncio.gather(*(rooms.join(seat.code, f"P{i}") for i in range(7)))
+    joined = await asyncio.gather(*(rooms.join(seat.room_code, f"P{i}") for i in range(7)))
     assert sorted(s.player_id for s in joined) == [f"p{i}" for i in range(2, 9)]
     with pytest.raises(IllegalAction) as info:
-        await rooms.join(seat.code, "Nine")
+        await rooms.join(seat.room_code, "Nine")
     assert info.value.code == "room_full"
-    doc = await rooms.load(seat.code)
-    assert doc is not None and len(doc.seats) == 8
+    doc = await rooms.load(seat.room_code)
+    assert doc is not None and len(doc.token_hashes) == 8
     for s in joined:
-        assert find_seat(doc.seats, s.token) == s.player_id
+        assert player_of_token(doc.token_hashes, s.token) == s.player_id
     before = doc.state.version
     limits = [50, 100, 150] * 4
-    await asyncio.gather(*(rooms.act(seat.code, "p1", {"type": "options", "limit": x})
+    await asyncio.gather(*(rooms.act(seat.room_code, "p1", engine_actions.SetOptions(limit=x))
                            for x in limits))
-    doc = await rooms.load(seat.code)
+    doc = await rooms.load(seat.room_code)
     assert doc is not None and doc.state.version == before + len(limits)
 
 
@@ -258,8 +265,8 @@ async def test_room_codes_grow_after_collisions(
 ) -> None:
     monkeypatch.setattr(rooms_module, "new_code", lambda n=4: {4: "AAAA", 5: "BBBBB"}[n])
     rooms = Rooms(store)
-    assert (await rooms.create("A")).code == "AAAA"
-    assert (await rooms.create("B")).code == "BBBBB"
+    assert (await rooms.create("A")).room_code == "AAAA"
+    assert (await rooms.create("B")).room_code == "BBBBB"
 
 
 async def test_published_messages_carry_state_events_and_connections(store: Store) -> None:
@@ -270,8 +277,8 @@ async def test_published_messages_carry_state_events_and_connections(store: Stor
     async def handler(message: str) -> None:
         got.append(message)
 
-    unsubscribe = await store.subscribe(seat.code, handler)
-    doc, n = await rooms.connect(seat.code, "p1", "conn-a")
+    unsubscribe = await store.subscribe(seat.room_code, handler)
+    doc, n = await rooms.connect(seat.room_code, "p1", "conn-a")
     assert n == 1 and doc.conns["p1"].id == "conn-a"
     for _ in range(100):
         if got:
@@ -280,16 +287,16 @@ async def test_published_messages_carry_state_events_and_connections(store: Stor
     change = parse_message(got[0])
     assert change is not None
     assert [e.kind for e in change.events] == ["connected"]
-    assert change.conns["p1"].id == "conn-a" and change.seats == {"p1"}
+    assert change.conns["p1"].id == "conn-a" and change.player_ids == {"p1"}
     assert change.version == doc.state.version
     # an older connection closing does not mark the seat disconnected
-    _, n2 = await rooms.connect(seat.code, "p1", "conn-b")
+    _, n2 = await rooms.connect(seat.room_code, "p1", "conn-b")
     assert n2 == 2
-    await rooms.disconnect(seat.code, "p1", "conn-a")
-    doc2 = await rooms.load(seat.code)
+    await rooms.disconnect(seat.room_code, "p1", "conn-a")
+    doc2 = await rooms.load(seat.room_code)
     assert doc2 is not None and doc2.state.players[0].connected is True
-    await rooms.disconnect(seat.code, "p1", "conn-b")
-    doc3 = await rooms.load(seat.code)
+    await rooms.disconnect(seat.room_code, "p1", "conn-b")
+    doc3 = await rooms.load(seat.room_code)
     assert doc3 is not None and doc3.state.players[0].connected is False
     assert doc3.conns == {}
     await unsubscribe()
@@ -300,15 +307,15 @@ async def test_scheduler_advances_due_rooms(store: Store) -> None:
     scheduler = Scheduler(store, poll_ms=10)
     rooms = Rooms(store, time_scale=0.01, on_deadline=scheduler.notify)
     seat = await rooms.create("Ana")
-    await rooms.join(seat.code, "Ben")
-    await rooms.act(seat.code, "p1", {"type": "start"})
-    doc = await rooms.load(seat.code)
+    await rooms.join(seat.room_code, "Ben")
+    await rooms.act(seat.room_code, "p1", engine_actions.Start())
+    doc = await rooms.load(seat.room_code)
     assert doc is not None and doc.state.status == "peek"
     assert await store.next_due_ms() is not None
     scheduler.start(rooms)
     try:
         for _ in range(200):  # the peek phase lasts 100 ms at this scale (R16.2)
-            doc = await rooms.load(seat.code)
+            doc = await rooms.load(seat.room_code)
             assert doc is not None
             if doc.state.status == "playing":
                 break

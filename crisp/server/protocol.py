@@ -1,0 +1,95 @@
+"""The server's wire vocabulary: close codes, server error codes, why a socket ended.
+
+Every value here reaches clients, metrics or logs as its plain value (the enums
+are `IntEnum`/`StrEnum`), so the wire is exactly what protocol.md and
+docs/protocol-additions.md document. The engine's own error codes (`not_your_turn`,
+`illegal`, ...) come with its `IllegalAction`.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes (docs/protocol-additions.md, "WebSocket close codes")."""
+
+    # sent by this server
+    POLICY = 1008  # a foreign Origin, refused before accept (HTTP 403)
+    TOO_BIG = 1009  # a frame over 64 KiB
+    INTERNAL = 1011  # an unexpected error on this socket
+    RESTART = 1012  # the server restarts: reconnect at once
+    TRY_LATER = 1013  # the store is unreachable at hello, or the socket reads too slowly
+    BAD_HELLO = 4401  # no valid hello in time, a bad token or an unknown room
+    KICKED = 4403  # the host kicked this seat
+    ROOM_GONE = 4404  # the room expired while the socket was open
+    REPLACED = 4409  # a newer connection took the seat
+    RATE = 4429  # too many rate-limited messages
+    # only received from clients (or reported by the websocket layer)
+    NORMAL = 1000
+    GOING_AWAY = 1001  # a browser tab closed or navigated away
+    NO_STATUS = 1005  # a close frame without a code
+    ABNORMAL = 1006  # the connection dropped without a close frame
+
+
+class ServerErrorCode(StrEnum):
+    """Error codes the server itself sends, on a socket (`error.code`) or over HTTP
+    (`{"error": {"code"}}`); the engine's refusals carry their own code."""
+
+    BAD_MESSAGE = "bad_message"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    BUSY = "busy"
+    STORE_UNAVAILABLE = "store_unavailable"
+    INTERNAL = "internal"
+    # HTTP only
+    BAD_REQUEST = "bad_request"
+    BAD_NAME = "bad_name"
+    BAD_DECK = "bad_deck"
+    BAD_DEALER = "bad_dealer"
+    TEST_HOOKS_OFF = "test_hooks_off"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    FORBIDDEN = "forbidden"
+    ORIGIN_REFUSED = "origin_refused"
+    HTTP_ERROR = "http_error"  # any other HTTP status from the framework
+
+
+class EndReason(StrEnum):
+    """Why the server ended a socket that passed hello (logs; `ws_closed` hooks).
+
+    `keeps_presence`: after such an end the seat is NOT marked disconnected,
+    because another socket holds it, it is gone, or the server is restarting (the
+    client reconnects at once, and marking it away could end a peek phase early,
+    R16.2).
+    """
+
+    REPLACED = "replaced"
+    KICKED = "kicked"
+    ROOM_GONE = "room_gone"
+    BAD_HELLO = "bad_hello"
+    SHUTDOWN = "shutdown"
+    TOO_BIG = "too_big"
+    RATE = "rate"
+    TOO_SLOW = "too_slow"
+    STORE_UNAVAILABLE = "store_unavailable"
+    INTERNAL = "internal"
+
+    @property
+    def keeps_presence(self) -> bool:
+        return self in _KEEPS_PRESENCE
+
+
+_KEEPS_PRESENCE = frozenset(
+    {EndReason.REPLACED, EndReason.KICKED, EndReason.ROOM_GONE, EndReason.BAD_HELLO,
+     EndReason.SHUTDOWN}
+)
+
+
+class Refusal(StrEnum):
+    """Why a socket was refused before or at hello (the `ws_refused` hook's reason)."""
+
+    ORIGIN = "origin"
+    HELLO_TIMEOUT = "hello_timeout"
+    BAD_HELLO = "bad_hello"
+    STORE_UNAVAILABLE = "store_unavailable"
