@@ -13,8 +13,7 @@ import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from crisp.store import Store
-from crisp.store.base import Handler, Unsubscribe, Versioned
+from crisp.store import Handler, Store, Unsubscribe, Versioned
 
 from .hooks import ServerHooks
 from .logs import fields

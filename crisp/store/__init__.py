@@ -1,25 +1,54 @@
 """Room store: versioned room documents, pub/sub of room updates, deadline schedule.
 
-`create_store(url)` picks the backend: memory (one process) or Redis (shared)."""
+`create_store(url)` picks the backend: memory (one process) or Redis (shared).
+The backends are imported lazily: `import crisp.store` loads neither, and the
+Redis client library is only imported when a Redis store is made or
+`crisp.store.RedisStore` is first used."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
+    Handler,
     Store,
     StoreError,
     StoreUnavailable,
+    Unsubscribe,
     Versioned,
     create_store,
 )
-from crisp.store.memory import MemoryStore
-from crisp.store.redis import RedisStore
+from crisp.store.fanout import Fanout, Subscription
+
+if TYPE_CHECKING:
+    from crisp.store.memory import MemoryStore
+    from crisp.store.redis import RedisStore
 
 __all__ = [
     "DEFAULT_IDLE_TTL_S",
+    "Fanout",
+    "Handler",
     "MemoryStore",
     "RedisStore",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "Subscription",
+    "Unsubscribe",
     "Versioned",
     "create_store",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`MemoryStore` and `RedisStore`, imported on first use."""
+    if name == "MemoryStore":
+        from crisp.store.memory import MemoryStore
+
+        return MemoryStore
+    if name == "RedisStore":
+        from crisp.store.redis import RedisStore
+
+        return RedisStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,8 +12,8 @@ import heapq
 import time
 from dataclasses import dataclass
 
-from crisp.store._fanout import Fanout
 from crisp.store.base import DEFAULT_IDLE_TTL_S, Handler, Store, Unsubscribe, Versioned
+from crisp.store.fanout import Fanout
 
 
 @dataclass

@@ -5,7 +5,9 @@ Keys (prefix "crisp:" by default):
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
   {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
   channel {prefix}room:{code}   room messages
-Every write is one Lua script (one round trip, atomic). See docs/store.md."""
+Every write is one Lua script (one round trip, atomic). This module keeps the
+documents and the schedule; subscriptions and their read loop are in
+`redis_pubsub.py`. See docs/store.md."""
 
 from __future__ import annotations
 
@@ -16,13 +18,9 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from crisp.store._fanout import Fanout, _Subscriber
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
     Handler,
@@ -31,10 +29,9 @@ from crisp.store.base import (
     Unsubscribe,
     Versioned,
 )
+from crisp.store.redis_pubsub import CONN_ERRORS, RedisPubSub
 
 log = logging.getLogger(__name__)
-
-_CONN_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
 
 # Shared Lua prelude: the Redis clock in ms, for the rooms index.
 _NOW = """
@@ -128,13 +125,10 @@ class RedisStore(Store):
         max_connections: int = 64,
     ) -> None:
         self._ttl_ms = int(idle_ttl_s * 1000)
-        self._prefix = prefix
         self._room_prefix = prefix + "room:"
         self._deadlines_key = prefix + "deadlines"
         self._rooms_key = prefix + "rooms"
         self._op_timeout = op_timeout_s
-        self._sub_timeout = subscribe_timeout_s
-        self._ping_s = pubsub_ping_s
         # No automatic retries: re-running a CAS, create or publish after a dropped
         # reply could apply it twice. Errors surface as StoreUnavailable instead.
         common: dict[str, Any] = {
@@ -150,23 +144,20 @@ class RedisStore(Store):
             url, max_connections=max_connections, timeout=op_timeout_s,
             socket_timeout=op_timeout_s, **common)
         self._r = Redis.from_pool(pool)
-        # Pub/sub reads block, so that client has no socket timeout; liveness comes
-        # from the reader's own pings.
-        self._ps_client = Redis.from_url(url, **common)
         self._create = self._r.register_script(_CREATE)
         self._save = self._r.register_script(_SAVE)
         self._delete = self._r.register_script(_DELETE)
         self._claim = self._r.register_script(_CLAIM)
         self._count = self._r.register_script(_COUNT)
-
-        self._fanout = Fanout()
-        self._wanted: set[str] = set()  # channels with local subscribers
-        self._pending: dict[str, int] = {}  # SUBSCRIBEs sent on this connection, unconfirmed
-        self._ready: dict[str, asyncio.Future[None]] = {}  # done once confirmed
-        self._ps: PubSub | None = None
-        self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
+        # Pub/sub reads block, so that client has no socket timeout; liveness comes
+        # from the reader's own pings.
+        self._pubsub = RedisPubSub(
+            Redis.from_url(url, **common),
+            self._room_prefix,
+            op_timeout_s=op_timeout_s,
+            subscribe_timeout_s=subscribe_timeout_s,
+            ping_s=pubsub_ping_s,
+        )
 
     # -- helpers -----------------------------------------------------------------
 
@@ -177,27 +168,17 @@ class RedisStore(Store):
     async def _guard(self) -> AsyncIterator[None]:
         try:
             yield
-        except _CONN_ERRORS as e:
+        except CONN_ERRORS as e:
             raise StoreUnavailable(f"redis: {e}") from e
 
     # -- lifecycle ---------------------------------------------------------------
 
     async def start(self) -> None:
-        if self._reader is None or self._reader.done():
-            self._reader = asyncio.create_task(self._read_loop(), name="crisp-store-pubsub")
+        await self._pubsub.start()
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-            self._reader = None
-        await self._drop_pubsub()
-        await self._fanout.close()
-        self._wanted.clear()
-        self._ready.clear()
+        await self._pubsub.close()
         await self._r.aclose()
-        await self._ps_client.aclose()
 
     async def ping(self) -> bool:
         try:
@@ -279,134 +260,4 @@ class RedisStore(Store):
             await self._r.publish(self._key(code), message)
 
     async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
-        await self.start()
-        channel = self._key(code)
-        sub, _ = self._fanout.add(code, handler)
-        try:
-            async with asyncio.timeout(self._sub_timeout):
-                async with self._lock:
-                    ready = self._ready.get(channel)
-                    if ready is None:
-                        ready = asyncio.get_running_loop().create_future()
-                        self._ready[channel] = ready
-                    if channel not in self._wanted:
-                        self._wanted.add(channel)
-                        if self._ps is None:
-                            self._wake.set()  # the reader connects and subscribes
-                        else:
-                            self._pending[channel] = self._pending.get(channel, 0) + 1
-                            with contextlib.suppress(*_CONN_ERRORS):  # else the reader will
-                                await self._ps.subscribe(channel)
-                # Wait for Redis's confirmation: from then on no message can be missed.
-                await asyncio.shield(ready)
-        except BaseException as e:
-            await self._unsubscribe(sub)
-            if isinstance(e, TimeoutError):
-                raise StoreUnavailable(f"redis: SUBSCRIBE {channel} not confirmed") from e
-            raise
-
-        async def unsubscribe() -> None:
-            await self._unsubscribe(sub)
-
-        return unsubscribe
-
-    async def _unsubscribe(self, sub: _Subscriber) -> None:
-        await self._fanout.remove(sub)
-        channel = self._key(sub.code)
-        async with self._lock:
-            if self._fanout.has(sub.code) or channel not in self._wanted:
-                return
-            self._wanted.discard(channel)
-            self._ready.pop(channel, None)
-            if self._ps is not None:
-                with contextlib.suppress(*_CONN_ERRORS):
-                    async with asyncio.timeout(self._op_timeout):
-                        await self._ps.unsubscribe(channel)
-
-    async def _connect_pubsub(self) -> None:
-        async with self._lock:
-            ps = self._ps_client.pubsub()
-            try:
-                async with asyncio.timeout(self._op_timeout):
-                    await ps.connect()  # type: ignore[no-untyped-call]
-                    self._pending = {}
-                    channels = sorted(self._wanted)
-                    if channels:
-                        await ps.subscribe(*channels)
-                        self._pending = dict.fromkeys(channels, 1)
-            except BaseException:
-                await ps.aclose()  # type: ignore[no-untyped-call]
-                raise
-            self._ps = ps
-
-    async def _drop_pubsub(self) -> None:
-        async with self._lock:
-            ps, self._ps = self._ps, None
-            # New subscribers must wait for the re-subscription on the next connection.
-            for channel, fut in list(self._ready.items()):
-                if fut.done():
-                    self._ready[channel] = asyncio.get_running_loop().create_future()
-        if ps is not None:
-            with contextlib.suppress(Exception):
-                await ps.aclose()  # type: ignore[no-untyped-call]
-
-    def _on_message(self, msg: dict[str, Any]) -> None:
-        kind, channel = msg.get("type"), msg.get("channel")
-        if not isinstance(channel, str):
-            return
-        if kind == "message":
-            if channel.startswith(self._room_prefix):
-                self._fanout.deliver(channel[len(self._room_prefix) :], str(msg["data"]))
-        elif kind == "subscribe":
-            left = self._pending.get(channel, 0) - 1
-            if left > 0:
-                self._pending[channel] = left
-                return
-            self._pending.pop(channel, None)
-            ready = self._ready.get(channel)
-            if ready is not None and not ready.done() and channel in self._wanted:
-                ready.set_result(None)
-
-    async def _read_loop(self) -> None:
-        """Owns the pub/sub connection: reads messages, pings when idle, and on any
-        connection error reconnects (with backoff) and re-subscribes every channel that
-        has local subscribers."""
-        loop = asyncio.get_running_loop()
-        backoff = 0.05
-        last_rx, ping_at = loop.time(), None
-        while True:
-            if self._ps is None:
-                if not self._wanted:
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
-                try:
-                    await self._connect_pubsub()
-                except _CONN_ERRORS as e:
-                    log.warning("redis pub/sub: connect failed (%s); retrying in %.2fs", e, backoff)
-                    await asyncio.sleep(backoff)
-                    backoff = min(backoff * 2, 2.0)
-                    continue
-                backoff = 0.05
-                last_rx, ping_at = loop.time(), None
-            ps = self._ps
-            assert ps is not None
-            try:
-                msg = await ps.get_message(timeout=min(1.0, self._ping_s))
-                now = loop.time()
-                if msg is not None:
-                    last_rx, ping_at = now, None
-                    self._on_message(msg)
-                elif ping_at is None and now - last_rx >= self._ping_s:
-                    ping_at = now
-                    await ps.ping()
-                elif ping_at is not None and now - ping_at >= self._ping_s:
-                    raise RedisTimeoutError("no answer to PING on the pub/sub connection")
-            except _CONN_ERRORS as e:
-                log.warning("redis pub/sub: connection lost (%s); reconnecting", e)
-                await self._drop_pubsub()
-            except Exception:  # never let the reader die: start over on a new connection
-                log.exception("redis pub/sub: unexpected error; reconnecting")
-                await self._drop_pubsub()
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
+        return await self._pubsub.subscribe(code, handler)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from crisp.store import DEFAULT_IDLE_TTL_S, MemoryStore, RedisStore, create_store
@@ -32,3 +35,25 @@ def test_default_idle_ttl_is_six_hours() -> None:
 def test_unknown_urls_are_refused(url: str) -> None:
     with pytest.raises(ValueError):
         create_store(url)
+
+
+def test_backends_are_imported_lazily() -> None:
+    """`import crisp.store` (and the server) loads no backend and no Redis client;
+    the memory store does not need the redis package at all."""
+    probe = (
+        "import sys, crisp.store, crisp.server.app\n"
+        "assert 'redis' not in sys.modules, 'redis imported'\n"
+        "assert 'crisp.store.memory' not in sys.modules, 'memory imported'\n"
+        "crisp.store.create_store(None)\n"
+        "assert 'redis' not in sys.modules, 'redis imported by the memory store'\n"
+        "assert crisp.store.RedisStore.__module__ == 'crisp.store.redis'\n"
+        "assert 'redis' in sys.modules\n"
+        "try:\n"
+        "    crisp.store.NoSuchStore\n"
+        "except AttributeError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise AssertionError('unknown names must raise AttributeError')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

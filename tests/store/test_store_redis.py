@@ -146,7 +146,7 @@ async def test_subscribe_fails_cleanly_when_redis_is_down(own_redis: RedisProces
     try:
         with pytest.raises(StoreUnavailable):
             await store.subscribe("ABCD", Inbox())
-        assert not store._fanout.has("ABCD")
+        assert not store._pubsub.has_subscribers("ABCD")
     finally:
         await asyncio.wait_for(store.close(), 5)
 

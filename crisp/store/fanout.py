@@ -1,8 +1,8 @@
-"""Local delivery of room messages to this process's subscribers.
+"""Local delivery of room messages to this process's subscribers (both backends).
 
-Each subscriber gets its own unbounded queue and worker task, so handlers run one
-message at a time and in publish order, a slow handler delays only itself, and a
-publisher never runs handler code (no re-entrancy)."""
+Each `Subscription` has its own unbounded queue and worker task, so handlers run
+one message at a time and in publish order, a slow handler delays only itself,
+and a publisher never runs handler code (no re-entrancy)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ from crisp.store.base import Handler
 log = logging.getLogger(__name__)
 
 
-class _Subscriber:
+class Subscription:
+    """One local subscriber of a room: the handle `Fanout.add` returns and
+    `Fanout.remove` takes."""
+
     __slots__ = ("closed", "code", "handler", "queue", "task")
 
     def __init__(self, code: str, handler: Handler) -> None:
@@ -40,6 +43,7 @@ class _Subscriber:
                 log.exception("room %s: subscriber handler failed", self.code)
 
     async def stop(self) -> None:
+        """End the worker; the handler is not called again. Idempotent."""
         self.closed = True
         if self.task is asyncio.current_task():
             return  # unsubscribing from inside the handler: the loop ends after it
@@ -52,16 +56,16 @@ class Fanout:
     """The local subscribers of each room."""
 
     def __init__(self) -> None:
-        self._subs: dict[str, list[_Subscriber]] = {}
+        self._subs: dict[str, list[Subscription]] = {}
 
-    def add(self, code: str, handler: Handler) -> tuple[_Subscriber, bool]:
+    def add(self, code: str, handler: Handler) -> tuple[Subscription, bool]:
         """Register a subscriber; the bool is True if it is the room's first one."""
-        sub = _Subscriber(code, handler)
+        sub = Subscription(code, handler)
         subs = self._subs.setdefault(code, [])
         subs.append(sub)
         return sub, len(subs) == 1
 
-    async def remove(self, sub: _Subscriber) -> bool:
+    async def remove(self, sub: Subscription) -> bool:
         """Stop a subscriber; True if it was the room's last one. Idempotent (False)."""
         subs = self._subs.get(sub.code)
         if subs is None or sub not in subs:
@@ -74,16 +78,16 @@ class Fanout:
         return last
 
     def has(self, code: str) -> bool:
+        """True while the room has a local subscriber."""
         return code in self._subs
 
-    def codes(self) -> list[str]:
-        return list(self._subs)
-
     def deliver(self, code: str, message: str) -> None:
+        """Queue `message` for every local subscriber of the room."""
         for sub in self._subs.get(code, ()):
             sub.queue.put_nowait(message)
 
     async def close(self) -> None:
+        """Stop every subscriber."""
         subs = [s for lst in self._subs.values() for s in lst]
         self._subs.clear()
         for sub in subs:
