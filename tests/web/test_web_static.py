@@ -48,21 +48,77 @@ def placeholders(texts: list[str]) -> set[str]:
     return {m for t in texts for m in re.findall(r"\{(\w+)\}", t)}
 
 
+# The plural categories of Intl.PluralRules (CLDR) for each language; the Node
+# test tests/web/js/i18n.test.mjs checks these against Intl itself.
+PLURAL_CATEGORIES = {
+    "en": {"one", "other"},
+    "ar": {"zero", "one", "two", "few", "many", "other"},
+    "id": {"other"},
+}
+
+
+def counted(d: dict[str, str]) -> set[str]:
+    return {PLURAL.sub("", k) for k in d if PLURAL.search(k)}
+
+
 @pytest.mark.parametrize("lang", LANGS[1:])
-def test_translations_have_every_key_and_no_unknown_placeholder(lang: str) -> None:
-    en, other = by_base(strings("en")), by_base(strings(lang))
-    assert sorted(set(en) - set(other)) == [], "missing"
-    assert sorted(set(other) - set(en)) == [], "not in English"
-    for base, texts in other.items():
-        assert placeholders(texts) <= placeholders(en[base]), base
+def test_translations_have_the_same_keys_and_placeholders_as_english(lang: str) -> None:
+    """Every key in all three files, counted in all or in none, each with the
+    same set of placeholders (over all its plural forms: an Arabic "two" may
+    say the number in words)."""
+    en, other = strings("en"), strings(lang)
+    en_base, other_base = by_base(en), by_base(other)
+    assert sorted(set(en_base) - set(other_base)) == [], "missing"
+    assert sorted(set(other_base) - set(en_base)) == [], "not in English"
+    assert counted(other) == counted(en), "counted in one language, not in the other"
+    for base, texts in other_base.items():
+        assert placeholders(texts) == placeholders(en_base[base]), base
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_plural_keys_always_have_the_other_form(lang: str) -> None:
+def test_counted_keys_have_every_plural_category_of_their_language(lang: str) -> None:
     d = strings(lang)
-    for key in d:
-        if PLURAL.search(key):
-            assert PLURAL.sub(".other", key) in d, key
+    for base in counted(d):
+        forms = {k.rsplit(".", 1)[1] for k in d if PLURAL.search(k) and PLURAL.sub("", k) == base}
+        assert forms == PLURAL_CATEGORIES[lang], (lang, base)
+        assert base not in d, (lang, base, "a counted key has no bare form")
+        texts = [d[f"{base}.{c}"] for c in forms]
+        assert any("{count}" in t for t in texts), (lang, base, "counted by {count}")
+
+
+def term_table() -> list[tuple[str, str, str]]:
+    """The rows of the game-term table in docs/web-client.md: (en, ar, id)."""
+    doc = (ROOT / "docs" / "web-client.md").read_text(encoding="utf-8")
+    section = doc.split("### Game terms")[1].split("\n#")[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and line.startswith("|") and not set(cells[0]) <= {"-", " "}:
+            rows.append((cells[0], cells[1], cells[2]))
+    return rows[1:]  # the header
+
+
+def test_the_documented_game_terms_are_the_ones_the_translations_use() -> None:
+    rows = term_table()
+    assert len(rows) >= 12
+    files = {lang: " ".join(strings(lang).values()).lower() for lang in LANGS}
+    for row in rows:
+        for lang, term in zip(LANGS, row, strict=True):
+            for variant in re.sub(r"\s*\(.*?\)", "", term).split(" / "):
+                assert variant.strip("«»").lower() in files[lang], (lang, variant)
+
+
+def test_indonesian_uses_the_rule_sheet_terms() -> None:
+    """The sheet says menyerukan (call crisp), bandar (dealer), tumpukan ambil
+    (stock), intip (the Jack's look); and "kamu" throughout."""
+    d = strings("id")
+    text = " ".join(d.values()).lower()
+    for wrong in ("memanggil", "panggil", "pembagi", "membagi", "aku", "giliranku", "kartuku"):
+        assert not re.search(rf"\b{wrong}\b", text), wrong
+    bare = [k for k, v in d.items() if re.search(r"\btumpukan\b(?! (ambil|buangan))", v.lower())]
+    assert bare == [], bare
+    for term in ("menyerukan", "bandar", "tumpukan ambil", "intip"):
+        assert term in text, term
 
 
 def js_files() -> list[Path]:
@@ -118,7 +174,7 @@ def test_every_error_code_has_a_message_in_every_language() -> None:
 def test_every_key_the_code_uses_is_in_english() -> None:
     en = by_base(strings("en"))
     src = js_sources()
-    used = set(re.findall(r"\bt\('([\w.]+)'", src))
+    used = set(re.findall(r"\b(?:t|msg)\('([\w.]+)'", src))
     assert len(used) > 100
     # keys built at run time
     used |= {f"error.{c}" for c in PROTOCOL_ERRORS}

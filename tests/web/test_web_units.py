@@ -1,6 +1,9 @@
 """The web client's pure parts under Node's test runner (no browser): applyUpdate
 and expire (web/js/update.js), the close-code outcomes (net.js), the seat order and
-seat tags (render/parts.js). The tests themselves are in tests/web/js/*.test.mjs.
+seat tags (render/parts.js), and the translations as they read (i18n.test.mjs:
+every counted string for the counts 0-12 in every language, plural categories,
+no Latin word in Arabic, fallback order, bidi isolation). The tests themselves
+are in tests/web/js/*.test.mjs.
 
 Without `node` this skips, except when `CI` is set, where it fails."""
 

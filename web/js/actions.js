@@ -2,13 +2,13 @@
 // changes of what this page shows. The screens (render/) call these as
 // `ctx.act.<name>`; keys.js clicks the same buttons.
 
-import { setLanguage, t } from './i18n.js';
+import { setLanguage, t, msg } from './i18n.js';
 import * as api from './api.js';
 import { ClientError, ErrorCode, Status } from './protocol.js';
 import { saveSeat, saveName, saveSettings } from './storage.js';
 import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
 import { getState, setState, replaceState } from './store.js';
-import { errorText, withToast } from './update.js';
+import { errorMessage, withToast } from './update.js';
 import { enterRoom, lookUp, sendToRoom } from './routing.js';
 import { render } from './paint.js';
 import { nameField, typedCode } from './render/home.js';
@@ -18,8 +18,8 @@ const LOOKUP_DELAY_MS = 350;
 
 let lookUpTimer = null;
 
-function toast(text) {
-  replaceState(withToast(getState(), text, Date.now()));
+function toast(message) {
+  replaceState(withToast(getState(), message, Date.now()));
 }
 
 const serverNow = () => serverTime(getState().clock, Date.now());
@@ -29,7 +29,7 @@ const legal = (type) => view().legal.includes(type);
 /** Send on the room's socket; with `pend`, the action buttons wait for the answer. */
 function send(msg, pend = true) {
   if (!sendToRoom(msg)) {
-    toast(errorText(ClientError.OFFLINE));
+    toast(errorMessage(ClientError.OFFLINE));
     return false;
   }
   if (pend) setState({ pending: Date.now() + PENDING_MS });
@@ -42,7 +42,7 @@ function readName() {
   const el = nameField();
   const name = el ? el.value.trim() : '';
   if (!name || [...name].length > 20) {
-    toast(errorText(ErrorCode.BAD_NAME));
+    toast(errorMessage(ErrorCode.BAD_NAME));
     if (el) el.focus();
     return null;
   }
@@ -59,7 +59,7 @@ async function viaApi(call) {
     history.pushState(null, '', `/r/${seat.code}`);
     enterRoom(seat.code);
   } catch (e) {
-    toast(errorText(e.code, e.message));
+    toast(errorMessage(e.code, e.message));
   } finally {
     setState({ busy: false });
   }
@@ -92,7 +92,7 @@ export const act = {
   join: () => {
     const code = api.normalizeCode(typedCode());
     if (code.length < 4 || code.length > 6) {
-      toast(errorText(ClientError.BAD_CODE));
+      toast(errorMessage(ClientError.BAD_CODE));
       return;
     }
     const name = readName();
@@ -119,7 +119,7 @@ export const act = {
         if (e && e.name === 'AbortError') return;
       }
     }
-    if (await copyText(link)) toast(t('lobby.copied'));
+    if (await copyText(link)) toast(msg('lobby.copied'));
     else toast(link);
   },
   setOption: (o) => {

@@ -1,18 +1,36 @@
 // Events (protocol.md, "Events") as short log lines and screen highlights.
 // A log line never names a card only its drawer or peeker saw (R16.3): the
 // stock card someone drew and the cards someone peeked stay out of the log.
+// The log keeps each event's public part (`publicEvent`) and describes it when
+// it is shown, so its lines follow a change of language.
 
 import { t } from './i18n.js';
 import { short } from './cards.js';
+
+/** The fields a log line may use; anything else (hands, private cards) is dropped. */
+const PUBLIC_FIELDS = [
+  'kind', 'player', 'options', 'round', 'dealer', 'slot', 'final', 'source', 'discarded',
+  'timeout', 'target', 'target_slot', 'extra_draws', 'count', 'level',
+];
+
+/** The part of `ev` a log line or a banner may keep: a card only where it is
+ * public (a discard, a draw from the discard pile; R16.3, R16.4). */
+export function publicEvent(ev) {
+  const out = {};
+  for (const field of PUBLIC_FIELDS) if (field in ev) out[field] = ev[field];
+  const publicCard = ev.kind === 'discarded' || (ev.kind === 'drew' && ev.source === 'discard');
+  if (publicCard && 'card' in ev) out.card = ev.card;
+  return out;
+}
 
 /** Highlight key for a card position. */
 export const slotKey = (player, slot) => `slot:${player}:${slot}`;
 
 function optionsText(o) {
   const parts = [];
-  if (o.limit != null) parts.push(t('opt.limitValue', { n: o.limit }));
+  if (o.limit != null) parts.push(t('opt.limitValue', { count: o.limit }));
   if ('draw_seconds' in o) {
-    parts.push(o.draw_seconds == null ? t('opt.noLimit') : t('opt.secondsValue', { n: o.draw_seconds }));
+    parts.push(o.draw_seconds == null ? t('opt.noLimit') : t('opt.secondsValue', { count: o.draw_seconds }));
   }
   if ('discard_draw' in o) parts.push(o.discard_draw ? t('opt.discardOn') : t('opt.discardOff'));
   return parts.join(' · ');

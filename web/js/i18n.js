@@ -1,7 +1,15 @@
-// Translations: web/i18n/{lang}.json, flat keys, "{name}" placeholders, plural
-// forms as "key.one" / "key.other" (and "key.zero", "key.two", "key.few",
-// "key.many" where the language has them, chosen with Intl.PluralRules).
-// English is always loaded too and fills any key a translation lacks.
+// Translations: web/i18n/{lang}.json, flat keys, "{name}" placeholders.
+// The conventions every string follows are in docs/web-client.md ("Languages"):
+// - Counted strings: "key.<category>" for every category Intl.PluralRules has in
+//   that language (en: one, other; ar: zero, one, two, few, many, other;
+//   id: other), chosen from the numeric `count` param.
+// - Fallback: the page's language first (the plural form, then its `.other`,
+//   then the bare key), English only for a key the language lacks entirely.
+// - Numbers given as params are formatted for the page's language
+//   (Intl.NumberFormat, Latin digits as in the rule sheets, a real minus sign).
+// - Every param is bidi-isolated (FSI ... PDI) on a right-to-left page, and on
+//   any page when it holds right-to-left letters, so names, card names and
+//   signed numbers keep their own order inside the sentence.
 
 import { loadLanguage, saveLanguage } from './storage.js';
 
@@ -11,10 +19,31 @@ export const LANGUAGES = [
   { code: 'id', name: 'Bahasa Indonesia', short: 'ID', dir: 'ltr' },
 ];
 
+const FSI = '\u2068'; // FIRST STRONG ISOLATE
+const PDI = '\u2069'; // POP DIRECTIONAL ISOLATE
+const MINUS = '\u2212';
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
+const ENGLISH_PLURAL = new Intl.PluralRules('en');
+
 let current = 'en';
+let rtl = false;
 let strings = {};
 let fallback = {};
-let plural = new Intl.PluralRules('en');
+let plural = ENGLISH_PLURAL;
+let numbers = numberFormat('en');
+let seconds = secondsFormat('en');
+let lists = new Intl.ListFormat('en', { type: 'conjunction' });
+
+function numberFormat(code) {
+  return new Intl.NumberFormat(code, { numberingSystem: 'latn' });
+}
+
+function secondsFormat(code) {
+  return new Intl.NumberFormat(code, {
+    numberingSystem: 'latn', style: 'unit', unit: 'second', unitDisplay: 'narrow',
+    minimumFractionDigits: 1, maximumFractionDigits: 1,
+  });
+}
 
 /** The language to start with: the remembered choice, else the browser's. */
 export function preferredLanguage() {
@@ -42,7 +71,11 @@ export async function setLanguage(code, remember = false) {
   if (!Object.keys(fallback).length) fallback = await fetchStrings('en');
   strings = lang.code === 'en' ? fallback : await fetchStrings(lang.code).catch(() => ({}));
   current = lang.code;
+  rtl = lang.dir === 'rtl';
   plural = new Intl.PluralRules(lang.code);
+  numbers = numberFormat(lang.code);
+  seconds = secondsFormat(lang.code);
+  lists = new Intl.ListFormat(lang.code, { type: 'conjunction' });
   document.documentElement.lang = lang.code;
   document.documentElement.dir = lang.dir;
   if (remember) saveLanguage(lang.code);
@@ -52,19 +85,66 @@ export function language() {
   return current;
 }
 
-/** Translate `key`, filling {placeholders} from `params`. With a numeric
- * `params.count`, picks the plural form first. */
-export function t(key, params = {}) {
-  let text;
-  if (typeof params.count === 'number') {
-    const form = `${key}.${plural.select(params.count)}`;
-    text = strings[form] ?? fallback[form] ?? strings[`${key}.other`] ?? fallback[`${key}.other`];
+/** `text` as a bidi isolate: its direction comes from its own first strong letter. */
+export function isolate(text) {
+  return `${FSI}${text}${PDI}`;
+}
+
+/** A number in the page's language: "12", "−5" (a real minus sign); with
+ * `signed`, positive numbers get a "+". Not isolated: a param of t() is, and
+ * an element showing a number alone says dir="ltr" (render/parts.js `num`). */
+export function formatNumber(n, { signed = false } = {}) {
+  const sign = n < 0 ? MINUS : signed && n > 0 ? '+' : '';
+  return sign + numbers.format(Math.abs(n));
+}
+
+/** Seconds with one decimal and the language's unit: "2.5s", "2.5 ث", "2,5 dtk". */
+export function formatSeconds(s) {
+  return seconds.format(s);
+}
+
+/** A param as it goes into a sentence: numbers formatted, isolated where its
+ * direction could differ from the sentence's. */
+function fill(value) {
+  const text = typeof value === 'number' ? formatNumber(value) : String(value);
+  return text && (rtl || RTL_LETTER.test(text)) ? isolate(text) : text;
+}
+
+/** Names as one list in the page's language ("Ana, Ben and Cy",
+ * "Ana, Ben, dan Cy", "Ana وBen وCy"), each name isolated where needed. */
+export function listOf(names) {
+  return lists.format(names.map(fill));
+}
+
+function lookUp(dict, rules, key, count) {
+  if (count !== undefined) {
+    const text = dict[`${key}.${rules.select(count)}`] ?? dict[`${key}.other`];
+    if (text !== undefined) return text;
   }
-  text = text ?? strings[key] ?? fallback[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return dict[key];
+}
+
+/** Translate `key`, filling {placeholders} from `params`. With a numeric
+ * `params.count`, picks the plural form. The page's language is searched
+ * whole before English. */
+export function t(key, params = {}) {
+  const count = typeof params.count === 'number' ? params.count : undefined;
+  const text = lookUp(strings, plural, key, count) ?? lookUp(fallback, ENGLISH_PLURAL, key, count) ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? fill(params[name]) : m));
 }
 
 /** True if the key exists in the current language or in English. */
 export function has(key) {
   return key in strings || key in fallback;
+}
+
+/** A message to translate when it is shown, not when it is made (a toast, an
+ * error line): the text follows a change of language. */
+export function msg(key, params = {}) {
+  return { key, params };
+}
+
+/** The text of a message from msg(); a plain string (a link) is shown as it is. */
+export function text(message) {
+  return typeof message === 'string' ? message : t(message.key, message.params);
 }

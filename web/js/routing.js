@@ -5,14 +5,14 @@
 // A fatal close (docs/web-client.md, "Connecting and reconnecting") leads back
 // home, except "replaced", which waits for "Play in this tab".
 
-import { t } from './i18n.js';
+import { msg } from './i18n.js';
 import * as api from './api.js';
 import { RoomSocket } from './net.js';
 import { ClientError } from './protocol.js';
 import { loadSeat, forgetSeat, lastRoom, loadName } from './storage.js';
 import { restartClock } from './state.js';
 import { getState, setState, replaceState } from './store.js';
-import { applyUpdate, errorText } from './update.js';
+import { applyUpdate, errorMessage } from './update.js';
 import { render, bringPilesIntoView } from './paint.js';
 import { yourTurn } from './feedback.js';
 import { typedCode } from './render/home.js';
@@ -27,7 +27,8 @@ export function route() {
   else showHome(code);
 }
 
-/** The home screen; with `code`, the join form for that room (and who is waiting there). */
+/** The home screen; with `code`, the join form for that room (and who is waiting there);
+ * `error`: a message (i18n.js msg) to show there. */
 export function showHome(code, error = null) {
   leaveRoom();
   setState({
@@ -47,7 +48,7 @@ export async function lookUp(code) {
     }
   } catch (e) {
     if (getState().screen === 'home' && e.status === 404) {
-      setState({ homeInfo: null, homeError: errorText(ClientError.NO_ROOM) });
+      setState({ homeInfo: null, homeError: errorMessage(ClientError.NO_ROOM) });
     }
   }
 }
@@ -105,12 +106,12 @@ function onFatal(reason) {
   forgetSeat(code);
   if (reason === 'token') {
     history.replaceState(null, '', `/r/${code}`);
-    showHome(code, t('fatal.token', { code }));
+    showHome(code, msg('fatal.token', { code }));
   } else if (reason === 'gone') {
     history.replaceState(null, '', '/');
-    showHome('', t('fatal.gone', { code }));
+    showHome('', msg('fatal.gone', { code }));
   } else {
     history.replaceState(null, '', '/');
-    showHome('', t('fatal.removed', { code }));
+    showHome('', msg('fatal.removed', { code }));
   }
 }

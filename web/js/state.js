@@ -38,17 +38,17 @@ export function initialState() {
     homeCode: '', // code pre-filled on the join form
     lastRoom: null, // a room with a stored seat, offered as "Back to room"
     homeInfo: null, // GET /api/rooms/{code} result for the join form
-    homeError: null,
+    homeError: null, // a message (i18n.js msg) shown on the home form
     busy: false,
     conn: 'idle', // idle | connecting | open | reconnecting | replaced
     clock: newClock(), // the server-clock estimate of this room's connection
     view: null, // the latest view (protocol.md), whole
     names: {}, // player id -> last known name, for events about players who left
-    log: [], // [{id, text}] newest last, no hidden cards in it
+    log: [], // [{id, ev}] newest last: each event's public part (events.js publicEvent), described when shown
     peeks: {}, // slot -> {card, from, until}; memory only, a few seconds
     flashes: {}, // highlight key -> until (ms, local clock)
-    banner: null, // {text, until}
-    toasts: [], // [{id, text, until}]
+    banner: null, // {ev, until}: a crisp call or a Queen on your card, described when shown
+    toasts: [], // [{id, msg, until}]: msg from i18n.js msg(), or a plain string
     serial: 0, // the last id given to a log line or a toast
     queen: null, // {mine: slot|null, target: {player, slot}|null} while choosing
     optionsDraft: null, // options the host just changed, until the room confirms them

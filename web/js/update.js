@@ -8,11 +8,14 @@
 //                                       or closes the crisp window
 // Peeked cards go into `peeks` for a few seconds and nowhere else: never the
 // log, never storage (R16.3).
+// Nothing here is translated: the log and the banner keep the event's public
+// part, toasts keep a message (i18n.js `msg`), and the screens turn them into
+// text when they draw, in the language of that moment.
 
-import { t, has } from './i18n.js';
-import { describe } from './events.js';
+import { msg, has } from './i18n.js';
+import { describe, publicEvent } from './events.js';
 import { Status } from './protocol.js';
-import { sampleClock, serverTime, playerById } from './state.js';
+import { sampleClock, serverTime } from './state.js';
 
 export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidden sooner
 export const PEEK_PHASE_MS = 10000; // R16.2: the deal's peeks stay for the peek phase
@@ -21,16 +24,17 @@ export const TOAST_MS = 4000;
 const LOG_LINES = 60;
 const MAX_WAKE_MS = 60000;
 
-/** The message shown for an error code (protocol.js), in the current language. */
-export function errorText(code, message) {
-  if (has(`error.${code}`)) return t(`error.${code}`);
-  return t('error.generic', { code: code || '?', message: message || '' });
+/** The message (i18n.js `msg`) for an error code (protocol.js). */
+export function errorMessage(code, message) {
+  if (has(`error.${code}`)) return msg(`error.${code}`);
+  return msg('error.generic', { code: code || '?', message: message || '' });
 }
 
-/** `state` with a toast added (at most three stay). `now`: local time (Date.now()). */
-export function withToast(state, text, now) {
+/** `state` with a toast added (at most three stay): `message` from msg(), or a
+ * plain string shown as it is. `now`: local time (Date.now()). */
+export function withToast(state, message, now) {
   const id = state.serial + 1;
-  return { ...state, serial: id, toasts: [...state.toasts.slice(-2), { id, text, until: now + TOAST_MS }] };
+  return { ...state, serial: id, toasts: [...state.toasts.slice(-2), { id, msg: message, until: now + TOAST_MS }] };
 }
 
 /**
@@ -44,7 +48,7 @@ export function applyUpdate(state, msg, now) {
   if (!msg || typeof msg !== 'object') return { state, effects: [] };
   if (msg.type === 'error') {
     const unblocked = { ...state, pending: 0, optionsDraft: null };
-    return { state: withToast(unblocked, errorText(msg.code, msg.message), now), effects: [] };
+    return { state: withToast(unblocked, errorMessage(msg.code, msg.message), now), effects: [] };
   }
   if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
   const view = msg.view;
@@ -75,7 +79,6 @@ export function applyUpdate(state, msg, now) {
 function applyEvent(s, ev, now, effects) {
   const view = s.view;
   const you = view.you;
-  const name = (id) => (id === you ? t('you') : s.names[id] || (playerById(view, id) || {}).name || '?');
   // A card that moves takes its peek with it; a peek event that follows shows the new one.
   if (ev.kind === 'swapped' && ev.player === you) delete s.peeks[ev.slot];
   if (ev.kind === 'queen') {
@@ -94,17 +97,16 @@ function applyEvent(s, ev, now, effects) {
     s.peeks[ev.slot] = { card: ev.card, from: now, until: now + dur };
   }
   if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
-  if (ev.kind === 'crisp') {
-    s.banner = { text: ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: name(ev.player) }), until: now + 2500 };
-  }
-  const d = describe(ev, { you, name });
+  if (ev.kind === 'crisp') s.banner = { ev: publicEvent(ev), until: now + 2500 };
+  // Whether there is a line and what lights up do not depend on the language or on names.
+  const d = describe(ev, { you, name: (id) => id });
   // Someone else's Queen took one of your cards: say it big, it changes what you know.
   if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
-    s.banner = { text: d.text, until: now + 3000 };
+    s.banner = { ev: publicEvent(ev), until: now + 3000 };
   }
   if (d.text) {
     s.serial += 1;
-    s.log.push({ id: s.serial, text: d.text });
+    s.log.push({ id: s.serial, ev: publicEvent(ev) });
     if (s.log.length > LOG_LINES) s.log.splice(0, s.log.length - LOG_LINES);
   }
   for (const key of d.flash) s.flashes[key] = now + FLASH_MS;

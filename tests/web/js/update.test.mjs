@@ -1,18 +1,19 @@
 // Unit tests of the web client's pure parts, run by Node's test runner
 // (tests/web/test_web_units.py runs this file): applyUpdate and expire
-// (web/js/update.js), the close-code outcomes (net.js), the seat order and
-// the seat tags (render/parts.js). English strings are loaded from web/i18n.
+// (web/js/update.js), the close-code outcomes (net.js), the seat order, the
+// seat tags and the log's text (render/parts.js). English strings are loaded
+// from web/i18n.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { setLanguage } from '../../../web/js/i18n.js';
+import { setLanguage, text } from '../../../web/js/i18n.js';
 import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS } from '../../../web/js/update.js';
 import { initialState, serverTime } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
-import { seatOrder, seatTags } from '../../../web/js/render/parts.js';
+import { seatOrder, seatTags, eventText, bannerText } from '../../../web/js/render/parts.js';
 
 // i18n.js fetches /i18n/<lang>.json and sets <html lang dir>: give it both.
 globalThis.document = { documentElement: {} };
@@ -92,19 +93,20 @@ test('the server clock offset is the largest of the last 12 samples', () => {
 test('an error shows its message as a toast and changes nothing else', () => {
   const s0 = inRoom(makeView(), { pending: NOW + 2000 });
   const { state, effects } = apply(s0, { type: 'error', code: ErrorCode.NOT_YOUR_TURN, message: 'no', ref: 'm3' });
-  assert.deepEqual(state.toasts, [{ id: s0.serial + 1, text: 'It is not your turn.', until: NOW + TOAST_MS }]);
+  assert.deepEqual(state.toasts, [{ id: s0.serial + 1, msg: { key: 'error.not_your_turn', params: {} }, until: NOW + TOAST_MS }]);
+  assert.equal(text(state.toasts[0].msg), 'It is not your turn.');
   assert.equal(state.view, s0.view);
   assert.equal(state.log, s0.log);
   assert.equal(state.pending, 0);
   assert.deepEqual(effects, []);
   const unknown = apply(s0, { type: 'error', code: 'no_such_code', message: 'x' }).state;
-  assert.equal(unknown.toasts[0].text, 'Something went wrong (no_such_code).');
+  assert.equal(text(unknown.toasts[0].msg), 'Something went wrong (no_such_code).');
 });
 
 test('at most three toasts stay', () => {
   let s = inRoom();
   for (let i = 0; i < 5; i++) s = withToast(s, `t${i}`, NOW + i);
-  assert.deepEqual(s.toasts.map((x) => x.text), ['t2', 't3', 't4']);
+  assert.deepEqual(s.toasts.map((x) => text(x.msg)), ['t2', 't3', 't4']);
   assert.equal(new Set(s.toasts.map((x) => x.id)).size, 3);
 });
 
@@ -121,7 +123,7 @@ test('r16_3 a peek shows the card for 5 s, in memory only: the log names the slo
   const s0 = inRoom();
   const { state } = apply(s0, update(makeView(), [{ kind: 'peek', player: 'p1', slot: 'left', card: 'QS' }]));
   assert.deepEqual(state.peeks, { left: { card: 'QS', from: NOW, until: NOW + PEEK_MS } });
-  assert.equal(state.log.at(-1).text, 'You looked at your left card');
+  assert.equal(eventText(state, state.log.at(-1).ev), 'You looked at your left card');
   assert.ok(!JSON.stringify(state.log).includes('QS') && !JSON.stringify(state.log).includes('Q♠'));
   assert.equal(state.flashes['slot:p1:left'], NOW + FLASH_MS);
   // Someone else's peek carries no card and shows none.
@@ -149,8 +151,8 @@ test('a card that moves takes its peek with it (your swap, a Queen on your card)
   const s1 = apply(s0, update(makeView(), [queen])).state;
   assert.deepEqual(Object.keys(s1.peeks), ['left']);
   // Someone else's Queen took one of your cards: a banner says so.
-  assert.equal(s1.banner.text, s1.log.at(-1).text);
-  assert.match(s1.banner.text, /Ben/);
+  assert.deepEqual(s1.banner.ev, s1.log.at(-1).ev);
+  assert.equal(bannerText(s1, s1.banner), 'Ben used a Queen on your right card (gave you their middle card)');
   assert.equal(s1.banner.until, NOW + 3000);
 });
 
@@ -182,6 +184,24 @@ test('r16_4 a card taken from the discard pile is public, one from the stock is 
   assert.equal(fromStock.publicHolding, null);
 });
 
+test('r16_3 the log keeps only public cards: a stock draw and the round\'s hands stay out', () => {
+  const s0 = inRoom();
+  const events = [
+    { kind: 'drew', player: 'p1', source: 'stock', card: 'KD' },
+    { kind: 'drew', player: 'p2', source: 'discard', card: '7H' },
+    { kind: 'round_over', hands: { p1: ['AS', '2C', '3H'] }, sums: { p1: 6 }, scores: { p1: 6 }, totals: { p1: 6 }, caller: null },
+  ];
+  const { state } = apply(s0, update(makeView(), events));
+  const logged = state.log.slice(-3).map((l) => l.ev);
+  assert.deepEqual(logged, [
+    { kind: 'drew', player: 'p1', source: 'stock' },
+    { kind: 'drew', player: 'p2', source: 'discard', card: '7H' },
+    { kind: 'round_over' },
+  ]);
+  assert.deepEqual(state.log.slice(-3).map((l) => eventText(state, l.ev)),
+    ['You drew from the stock', 'Ben took 7♥ from the discard pile', 'The round is over']);
+});
+
 test('your turn starting asks for the buzz and the scroll; another player\'s does not', () => {
   const s0 = inRoom();
   const mine = apply(s0, update(makeView(), [{ kind: 'turn_started', player: 'p1', final: false }]));
@@ -195,7 +215,8 @@ test('r10 a crisp call shows a banner; your own window gets its bar and a wake-u
   const server = serverTime(s0.clock, NOW);
   const view = makeView({ legal: ['crisp'], crisp: { caller: null, window: { player: 'p1', closes_at: server + 3000 }, final_turns_left: [] } });
   const { state, effects } = apply(s0, update(view, [{ kind: 'crisp', player: 'p2' }], NOW + AHEAD));
-  assert.deepEqual(state.banner, { text: 'Ben called CRISP!', until: NOW + 2500 });
+  assert.deepEqual(state.banner, { ev: { kind: 'crisp', player: 'p2' }, until: NOW + 2500 });
+  assert.equal(bannerText(state, state.banner), 'Ben called CRISP!');
   const total = view.crisp.window.closes_at - serverTime(state.clock, NOW);
   assert.deepEqual(state.crispWindow, { closes_at: view.crisp.window.closes_at, total });
   assert.ok(effects.some((e) => e.type === 'wake' && e.after === total + 15));
@@ -228,11 +249,11 @@ test('events about a player who left still name them (names are remembered in th
   assert.equal(s0.names.p3, 'Cai');
   const view = makeView({ players: [player('p1', 0), player('p2', 1)] });
   const { state } = apply(s0, update(view, [{ kind: 'left', player: 'p3' }]));
-  assert.equal(state.log.at(-1).text, 'Cai left the room');
+  assert.equal(eventText(state, state.log.at(-1).ev), 'Cai left the room');
   assert.equal(state.names.p3, 'Cai');
   // Events about you say "you", whatever your name.
   const own = apply(s0, update(makeView(), [{ kind: 'swapped', player: 'p1', slot: 'left', discarded: '4C' }])).state;
-  assert.equal(own.log.at(-1).text, 'You swapped your left card (4♣ discarded)');
+  assert.equal(eventText(own, own.log.at(-1).ev), 'You swapped your left card (4♣ discarded)');
 });
 
 test('the log keeps the last 60 lines, each with its own id', () => {

@@ -3,10 +3,10 @@
 // banners; and which screen shows (home, lobby, table, results).
 
 import { h } from '../dom.js';
-import { t, LANGUAGES, language } from '../i18n.js';
+import { t, text, LANGUAGES, language } from '../i18n.js';
 import { Status } from '../protocol.js';
 import { atTable } from '../state.js';
-import { offlineStrip } from './parts.js';
+import { offlineStrip, bannerText } from './parts.js';
 import { home } from './home.js';
 import { lobby } from './lobby.js';
 import { table } from './table.js';
@@ -102,9 +102,10 @@ function settingsPanel(ctx) {
 function overlays(ctx) {
   const { S, local } = ctx;
   const toasts = S.toasts.filter((x) => x.until > local);
+  const banner = S.banner && S.banner.until > local ? bannerText(S, S.banner) : '';
   return h('div', { class: 'overlays' },
-    S.banner && S.banner.until > local
-      ? h('div', { class: `banner ${S.banner.text.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, S.banner.text) : null,
+    banner
+      ? h('div', { class: `banner ${banner.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, banner) : null,
     h('div', { class: 'toasts', role: 'alert', 'aria-live': 'assertive', 'data-testid': 'toasts' },
-      toasts.map((x) => h('p', { key: x.id, class: 'toast', 'data-testid': 'toast' }, x.text))));
+      toasts.map((x) => h('p', { key: x.id, class: 'toast', 'data-testid': 'toast' }, text(x.msg)))));
 }

@@ -3,7 +3,7 @@
 // Also reads the form's two inputs for actions.js and routing.js.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, text, listOf } from '../i18n.js';
 import { Status } from '../protocol.js';
 
 /** The name input, or null when the home form is not on screen. */
@@ -19,10 +19,10 @@ export function home(ctx) {
   const { S, act } = ctx;
   const info = S.homeInfo;
   let infoLine = null;
-  if (S.homeError) infoLine = h('p', { class: 'note warn', role: 'alert' }, S.homeError);
+  if (S.homeError) infoLine = h('p', { class: 'note warn', role: 'alert' }, text(S.homeError));
   else if (info) {
     infoLine = h('p', { class: 'note' }, info.status === Status.LOBBY
-      ? t('home.roomInfo', { code: info.code, count: info.players.length, names: info.players.map((p) => p.name).join(', ') })
+      ? t('home.roomInfo', { code: info.code, count: info.players.length, names: listOf(info.players.map((p) => p.name)) })
       : t('home.started', { code: info.code }));
   }
   return h('div', { class: 'home' },

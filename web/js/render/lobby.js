@@ -5,7 +5,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { playerById } from '../state.js';
 import { qrSvg } from '../qr.js';
-import { pending, flash, seatTags } from './parts.js';
+import { pending, flash, seatTags, nameEl } from './parts.js';
 
 export function lobby(ctx) {
   const { S, act } = ctx;
@@ -32,7 +32,7 @@ export function lobby(ctx) {
           'data-testid': `player-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
         },
         h('span', { class: 'dot', 'aria-hidden': 'true' }, p.connected ? '●' : '○'),
-        h('span', { class: 'pname' }, p.name),
+        h('span', { class: 'pname' }, nameEl(p.name)),
         seatTags({ host: p.id === v.host, you: p.id === v.you }),
         h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
         isHost && p.id !== v.you ? h('button', {
@@ -61,14 +61,14 @@ function optionsPanel(ctx, isHost) {
       h('select', {
         'data-testid': 'option-limit', disabled: dis, value: String(o.limit),
         onchange: (e) => act.setOption({ limit: Number(e.target.value) }),
-      }, [50, 100, 150].map((n) => h('option', { key: n, value: String(n), selected: o.limit === n }, t('opt.limitValue', { n }))))),
+      }, [50, 100, 150].map((n) => h('option', { key: n, value: String(n), selected: o.limit === n }, t('opt.limitValue', { count: n }))))),
     h('label', { class: 'field' },
       h('span', null, t('opt.drawSeconds')),
       h('select', {
         'data-testid': 'option-draw-seconds', disabled: dis, value: ds,
         onchange: (e) => act.setOption({ draw_seconds: e.target.value === 'none' ? null : Number(e.target.value) }),
       }, ['30', '45', '60', 'none'].map((s) => h('option', { key: s, value: s, selected: s === ds },
-        s === 'none' ? t('opt.noLimit') : t('opt.secondsValue', { n: s }))))),
+        s === 'none' ? t('opt.noLimit') : t('opt.secondsValue', { count: Number(s) }))))),
     h('label', { class: 'check' },
       h('input', {
         type: 'checkbox', 'data-testid': 'option-discard-draw', disabled: dis, checked: !!o.discard_draw,

@@ -4,9 +4,10 @@
 // act: the tap handlers (actions.js)}.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, formatNumber } from '../i18n.js';
 import { rank, suitGlyph, isRed } from '../cards.js';
 import { playerById } from '../state.js';
+import { describe } from '../events.js';
 
 /** Taps wait: for the answer to the last action, or for the connection to come back. */
 export function pending(ctx) {
@@ -22,6 +23,33 @@ export function flash(ctx, key) {
 export function nameOf(v, id) {
   const p = playerById(v, id);
   return p ? p.name : '?';
+}
+
+/** A number shown on its own (a total, a sum, a crisp bonus): formatted for the
+ * language and isolated left to right, so "−5" never shows as "5−" on a
+ * right-to-left page. `signed`: "+5" for a positive number. */
+export function num(n, { signed = false, ...props } = {}) {
+  return h('bdi', { dir: 'ltr', ...props }, formatNumber(n, { signed }));
+}
+
+/** A player's name on its own: its direction is its own (dir="auto" isolates it). */
+export function nameEl(name, props = {}) {
+  return h('bdi', props, name);
+}
+
+/** The log line of a stored event (events.js), in the language of this moment. */
+export function eventText(S, ev) {
+  const you = S.view ? S.view.you : null;
+  const name = (id) => (id === you ? t('you') : S.names[id] || (S.view && nameOf(S.view, id)) || '?');
+  return describe(ev, { you, name }).text || '';
+}
+
+/** The banner's text: a crisp call, or another player's Queen on your card. */
+export function bannerText(S, banner) {
+  const ev = banner.ev;
+  if (ev.kind !== 'crisp') return eventText(S, ev);
+  if (S.view && ev.player === S.view.you) return t('crisp.bannerYou');
+  return t('crisp.banner', { name: S.names[ev.player] || '?' });
 }
 
 /** The players in seat order, which is the order of play (R2.1, R3.1: clockwise).
@@ -79,5 +107,5 @@ export function logPanel(ctx) {
   const { S } = ctx;
   return h('details', { class: 'log' },
     h('summary', null, t('log.title')),
-    h('ol', { 'data-testid': 'log' }, S.log.slice(-30).reverse().map((l) => h('li', { key: l.id }, l.text))));
+    h('ol', { 'data-testid': 'log' }, S.log.slice(-30).reverse().map((l) => h('li', { key: l.id }, eventText(S, l.ev)))));
 }

@@ -3,10 +3,10 @@
 // the host, "ready for the next round" for the others (R16.5).
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, listOf, formatNumber } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
-import { pending, nameOf, seatOrder, seatTags, isReady, logPanel } from './parts.js';
+import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel } from './parts.js';
 
 export function results(ctx) {
   const { S, act } = ctx;
@@ -22,13 +22,15 @@ export function results(ctx) {
     const names = winners.map((id) => nameOf(v, id));
     winLine = h('p', { class: 'winners', 'data-testid': 'winners', role: 'status' },
       h('span', { 'aria-hidden': 'true' }, '★ '),
-      names.length > 1 ? t('game.shared', { names: names.join(' & ') })
+      names.length > 1 ? t('game.shared', { names: listOf(names) })
         : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' }));
   }
   return h('div', { class: 'results' },
     h('h2', null, title),
     winLine,
-    lr.caller ? h('p', { class: 'note' }, t('round.caller', { name: nameOf(v, lr.caller) })) : null,
+    lr.caller ? h('p', { class: 'note', 'data-testid': 'caller-note' }, t('round.caller', {
+      name: nameOf(v, lr.caller), minus: formatNumber(-5), plus: formatNumber(5, { signed: true }),
+    })) : null,
     h('div', { class: 'tablewrap' },
       h('table', { class: 'scores', 'data-testid': 'scoreboard' },
         h('thead', null, h('tr', null,
@@ -44,14 +46,14 @@ export function results(ctx) {
           const bonus = sum != null && score != null ? score - sum : 0;
           const win = winners.includes(p.id);
           return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
-            h('th', { scope: 'row' }, win ? '★ ' : '', p.name,
+            h('th', { scope: 'row' }, win ? '★ ' : '', nameEl(p.name),
               seatTags({ crisp: lr.caller === p.id, readyMark: !over && p.ready })),
             h('td', null, h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
               ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
               : h('span', { key: i, class: 'mini' }, '?')))),
-            h('td', { class: 'num', 'data-testid': `sum-${p.id}` }, sum ?? ''),
-            h('td', { class: 'num', 'data-testid': `bonus-${p.id}` }, bonus ? (bonus > 0 ? `+${bonus}` : `−${-bonus}`) : ''),
-            h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, String(p.total)));
+            h('td', { class: 'num', 'data-testid': `sum-${p.id}` }, sum != null ? num(sum) : ''),
+            h('td', { class: 'num', 'data-testid': `bonus-${p.id}` }, bonus ? num(bonus, { signed: true }) : ''),
+            h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, num(p.total)));
         })))),
     h('p', { class: 'note' }, t('score.limit', { n: v.options.limit })),
     isHost && over

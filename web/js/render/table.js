@@ -5,13 +5,13 @@
 // is drawn: a card is face up only when this player may know it (R16.3).
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, formatNumber, formatSeconds } from '../i18n.js';
 import { SLOTS, short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
 import { slotKey } from '../events.js';
 import {
-  pending, flash, nameOf, seatOrder, seatTags, isReady, cardContent, cardClass, offlineStrip, logPanel,
+  pending, flash, nameOf, nameEl, seatOrder, seatTags, isReady, cardContent, cardClass, offlineStrip, logPanel, eventText,
 } from './parts.js';
 
 export function table(ctx) {
@@ -112,8 +112,8 @@ function seat(ctx, p) {
   h('div', { class: 'seat-head' },
     h('div', { class: 'seat-line' },
       turn ? h('span', { class: 'turn-mark', title: t('seat.turn'), 'aria-label': t('seat.turn') }, '▶') : null,
-      h('span', { class: 'seat-name' }, p.name),
-      h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: p.total }) }, String(p.total))),
+      h('span', { class: 'seat-name' }, nameEl(p.name)),
+      h('span', { class: 'seat-total', dir: 'ltr', 'aria-label': t('seat.totalLabel', { total: p.total }) }, formatNumber(p.total))),
     tags.length ? h('div', { class: 'tags' }, tags) : null),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
@@ -217,7 +217,7 @@ function hintLine(ctx) {
       h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide')));
   }
   const hint = hintText(ctx);
-  const last = S.log.length ? S.log[S.log.length - 1].text : '';
+  const last = S.log.length ? eventText(S, S.log[S.log.length - 1].ev) : '';
   return h('div', { class: 'hintline' },
     h('p', { class: `hint ${hint ? 'hint-action' : ''}`, 'data-testid': 'hint', 'aria-live': 'polite' }, hint || last || ' '),
     S.queen ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'action-cancel', onclick: act.cancelQueen }, t('action.cancel')) : null);
@@ -233,9 +233,9 @@ function mine(ctx) {
   const myTurn = v.turn && v.turn.player === v.you;
   return h('section', { class: `me ${myTurn ? 'seat-turn' : ''}`, 'aria-label': t('table.yourCards') },
     h('div', { class: 'me-head' },
-      h('span', { class: 'seat-name' }, `${me.name} (${t('lobby.you')})`),
+      h('span', { class: 'seat-name' }, nameEl(me.name), ` (${t('lobby.you')})`),
       seatTags(tableTags(v, v.you)),
-      h('span', { class: 'seat-total', 'aria-label': t('seat.totalLabel', { count: me.total }) }, String(me.total))),
+      h('span', { class: 'seat-total', dir: 'ltr', 'aria-label': t('seat.totalLabel', { total: me.total }) }, formatNumber(me.total))),
     h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
       const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
       const picked = S.queen && S.queen.mine === slot;
@@ -291,18 +291,18 @@ function crispButton(ctx) {
   const ok = canCrisp(v, now) && !pending(ctx);
   const w = v.crisp && v.crisp.window;
   let bar = null;
-  let secs = '';
+  let left = null;
   if (ok && w && w.player === v.you) {
     const total = S.crispWindow && S.crispWindow.closes_at === w.closes_at ? S.crispWindow.total : 3000;
-    const left = Math.max(0, w.closes_at - now);
+    left = Math.max(0, w.closes_at - now);
     bar = h('span', { class: 'crispbar', 'aria-hidden': 'true', style: `transform:scaleX(${total ? Math.min(1, left / total) : 0})` });
-    secs = (left / 1000).toFixed(1);
   }
   return h('button', {
     type: 'button', class: `btn crisp ${ok ? 'can' : ''}`, 'data-testid': 'crisp-button',
     disabled: !ok, onclick: act.crisp,
-    'aria-label': ok ? t('crisp.labelOpen', { secs }) : t('crisp.label'),
-  }, bar, h('span', { class: 'crisp-text' }, t('crisp.button')), secs ? h('span', { class: 'crisp-secs' }, `${secs}s`) : null);
+    'aria-label': left != null ? t('crisp.labelOpen', { count: Math.ceil(left / 1000) }) : t('crisp.label'),
+  }, bar, h('span', { class: 'crisp-text' }, t('crisp.button')),
+  left != null ? h('span', { class: 'crisp-secs' }, formatSeconds(left / 1000)) : null);
 }
 
 function scoreStrip(ctx) {
@@ -310,5 +310,5 @@ function scoreStrip(ctx) {
   return h('section', { class: 'scorestrip', 'data-testid': 'scoreboard', 'aria-label': t('score.title') },
     h('span', { class: 'limit' }, t('score.limit', { n: v.options.limit })),
     seatOrder(v).map((p) => h('span', { key: p.id, class: `score ${p.id === v.you ? 'you' : ''}`, 'data-player': p.id },
-      h('span', { class: 'sname' }, p.name), ' ', h('b', null, String(p.total)))));
+      h('span', { class: 'sname' }, nameEl(p.name)), ' ', h('b', { dir: 'ltr' }, formatNumber(p.total)))));
 }
