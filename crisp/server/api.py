@@ -46,9 +46,13 @@ def _same_origin(request: Request) -> None:
         )
 
 
-def _credentials_response(seat: SeatCredentials) -> JSONResponse:
+def _credentials_response(credentials: SeatCredentials) -> JSONResponse:
     return JSONResponse(
-        {"code": seat.room_code, "player_id": seat.player_id, "token": seat.token},
+        {
+            "code": credentials.room_code,
+            "player_id": credentials.player_id,
+            "token": credentials.token,
+        },
         status_code=201,
         headers={"Cache-Control": "no-store"},
     )
@@ -106,11 +110,11 @@ async def create_room(
     name = _name(body)
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
     try:
-        seat = await ctx.rooms.create(name, deck=deck, dealer=dealer)
+        credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer)
     except (IllegalAction, ValueError) as exc:  # a test deck or dealer the engine refuses
         message = str(getattr(exc, "message", exc))
         raise ApiError(422, ServerErrorCode.BAD_REQUEST, message) from exc
-    return _credentials_response(seat)
+    return _credentials_response(credentials)
 
 
 @router.post(

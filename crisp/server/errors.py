@@ -10,7 +10,7 @@ socket cannot go on. `install_handlers(app, hooks)` answers HTTP with it
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,15 +104,27 @@ HTTP_STATUS_CODES: dict[int, str] = {
 _CONFLICTS = frozenset({"room_full", "game_started"})
 
 
-def describe_validation(
-    errors: Sequence[Any], fallback: str, *, limit: int = 3
-) -> str:
-    """The first `limit` pydantic errors as one line: `loc: msg; ...`."""
-    parts = []
-    for err in list(errors)[:limit]:
-        loc = ".".join(str(p) for p in err.get("loc", ()))
-        parts.append(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")))
-    return "; ".join(parts) or fallback
+def _dotted(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+def validation_lines(
+    errors: Sequence[Any], name_of: Callable[[tuple[Any, ...]], str] = _dotted
+) -> list[str]:
+    """Pydantic errors as text, one `name: msg` per error (`name_of(loc)`; just
+    `msg` when the name is empty). The one place pydantic's errors are worded."""
+    lines = []
+    for err in errors:
+        name = name_of(tuple(err.get("loc", ())))
+        msg = str(err.get("msg", "invalid value"))
+        lines.append(f"{name}: {msg}" if name else msg)
+    return lines
+
+
+def describe_validation(errors: Sequence[Any], fallback: str, *, limit: int = 3) -> str:
+    """The first `limit` pydantic errors as one line (`loc: msg; ...`), for an HTTP
+    body or a socket's `bad_message`."""
+    return "; ".join(validation_lines(list(errors)[:limit])) or fallback
 
 
 def failure_of(exc: BaseException) -> Failure | None:

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .errors import validation_lines
+
 ENV_PREFIX = "CRISP_"
 
 
@@ -112,10 +114,10 @@ class Settings(BaseSettings):
 
 def describe_error(exc: ValidationError) -> str:
     """A readable multi-line message naming the env var of each bad setting."""
-    lines = ["invalid Crisp server settings:"]
-    for err in exc.errors():
-        loc = [str(part) for part in err.get("loc", ())]
-        name = ENV_PREFIX + loc[0].upper() if loc else "(settings)"
-        lines.append(f"  {name}: {err.get('msg', 'invalid value')}")
-    return "\n".join(lines)
+    lines = validation_lines(exc.errors(), _env_var)
+    return "\n".join(["invalid Crisp server settings:", *(f"  {line}" for line in lines)])
+
+
+def _env_var(loc: tuple[Any, ...]) -> str:
+    return ENV_PREFIX + str(loc[0]).upper() if loc else "(settings)"
 
