@@ -1,0 +1,7 @@
+"""`python -m crisp.bench ARGS`: the same as `crisp bench ARGS`."""
+
+import sys
+
+from .run import main
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,117 @@
+"""The report of a `crisp bench` run: the figures of the measured window as a dict
+(printed as JSON with --json) and as a table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .client import ANSWER_TIMEOUT_S, Stats
+from .procs import Watched
+
+
+def pct(sorted_ms: list[float], p: float) -> float | None:
+    """The `p`-th percentile of sorted values (None without values)."""
+    if not sorted_ms:
+        return None
+    return round(sorted_ms[min(len(sorted_ms) - 1, int(p / 100 * len(sorted_ms)))], 2)
+
+
+@dataclass
+class Window:
+    """What was measured from the end of the warm-up to the end of the run."""
+
+    ramp_s: float
+    seconds: float
+    generator_cpu_s: float
+    process_cpu_s: list[float]  # one per watched process, in the same order
+    machine_busy_s: float  # all cores, all processes
+    loop_lags_ms: list[float]
+    event_loop: str
+
+
+def build(
+    a: argparse.Namespace, url: str, st: Stats, watched: list[Watched], w: Window
+) -> dict[str, Any]:
+    """The report as a JSON-ready dict."""
+    lat = sorted(x for xs in st.latencies.values() for x in xs)
+    by_type = {k: sorted(v) for k, v in sorted(st.latencies.items())}
+    lags = sorted(w.loop_lags_ms)
+    hs = sorted(st.handshakes)
+    window = w.seconds
+    ours = w.generator_cpu_s + sum(w.process_cpu_s)
+    return {
+        "config": {"url": url, "store": a.store if not a.url else None,
+                   "server_workers": a.server_workers if not a.url else None,
+                   "rooms": a.rooms, "players": a.players, "duration_s": a.duration,
+                   "think_ms": a.think_ms, "time_scale": a.time_scale,
+                   "crisp_chance": a.crisp_chance, "warmup_s": a.warmup,
+                   "redis_max_connections": a.redis_max_connections},
+        "ramp_s": round(w.ramp_s, 2),
+        "window_s": round(window, 2),
+        "connections": {"opened": st.opened, "failed": st.failed,
+                        "fail_reasons": dict(st.fail_reasons),
+                        "closed_by_server": dict(st.closes),
+                        "handshake_ms_p50": pct(hs, 50), "handshake_ms_p99": pct(hs, 99)},
+        "actions": st.sent, "answered": st.answered, "unanswered": st.unanswered,
+        "actions_per_s": round(st.sent / window, 1),
+        "answered_per_s": round(st.answered / window, 1),
+        "updates_per_s": round(st.updates / window, 1),
+        "rounds_started": st.rounds, "games_over": st.games,
+        "latency_ms": {"n": len(lat), "p50": pct(lat, 50), "p95": pct(lat, 95),
+                       "p99": pct(lat, 99), "max": round(lat[-1], 2) if lat else None},
+        "latency_ms_by_action": {k: {"n": len(v), "p50": pct(v, 50), "p99": pct(v, 99)}
+                                 for k, v in by_type.items()},
+        "errors": dict(st.errors),
+        "errors_by_action": dict(st.errors_by_action),
+        "processes": {p.name: {"peak_rss_mb": round(p.peak_rss / 2**20, 1),
+                               "cpu_pct": round(cpu / window * 100, 1)}
+                      for p, cpu in zip(watched, w.process_cpu_s, strict=True)},
+        "generator": {"cpu_pct": round(w.generator_cpu_s / window * 100, 1),
+                      "loop_lag_ms_p99": pct(lags, 99), "loop_lag_ms_max": pct(lags, 100),
+                      "event_loop": w.event_loop},
+        "machine": {"cores": os.cpu_count(), "busy_pct": round(w.machine_busy_s / window * 100, 1),
+                    "others_pct": round(max(0.0, w.machine_busy_s - ours) / window * 100, 1),
+                    "loadavg_1m": round(os.getloadavg()[0], 2)},
+    }  # fmt: skip
+
+
+def table(r: dict[str, Any]) -> str:
+    c, lat, conn, gen = r["config"], r["latency_ms"], r["connections"], r["generator"]
+    target = f"{c['store']} store, {c['server_workers']} worker(s)" if c["store"] else c["url"]
+    rows = [
+        ("target", target),
+        ("rooms x players", f"{c['rooms']} x {c['players']}  (think {c['think_ms']} ms, "
+                            f"time scale {c['time_scale']})"),
+        ("ramp / window", f"{r['ramp_s']} s, then {c['warmup_s']} s warm-up / {r['window_s']} s"),
+        ("connections", f"{conn['opened']} opened, {conn['failed']} failed"
+                        + (f" {conn['fail_reasons']}" if conn["fail_reasons"] else "")),
+        ("handshake p50/p99", f"{conn['handshake_ms_p50']} / {conn['handshake_ms_p99']} ms"),
+        ("closed by server", str(conn["closed_by_server"] or "none")),
+        ("actions", f"{r['actions']} sent, {r['answered']} answered, "
+                    f"{r['unanswered']} unanswered after {ANSWER_TIMEOUT_S:g} s"),
+        ("actions/s", f"{r['actions_per_s']} sent, {r['answered_per_s']} answered by an update"),
+        ("updates/s received", str(r["updates_per_s"])),
+        ("rounds / games", f"{r['rounds_started']} rounds started, {r['games_over']} games over"),
+        ("latency p50", f"{lat['p50']} ms"),
+        ("latency p95", f"{lat['p95']} ms"),
+        ("latency p99", f"{lat['p99']} ms"),
+        ("latency max", f"{lat['max']} ms  (n={lat['n']})"),
+        ("errors", str(r["errors"] or "none")),
+    ]  # fmt: skip
+    for name, p in r["processes"].items():
+        rows.append((f"{name} peak RSS / CPU", f"{p['peak_rss_mb']} MB / {p['cpu_pct']} %"))
+    rows.append(("generator CPU", f"{gen['cpu_pct']} % of one core ({gen['event_loop']}; "
+                                  f"loop lag p99 {gen['loop_lag_ms_p99']} ms)"))  # fmt: skip
+    m = r["machine"]
+    rows.append(("machine CPU", f"{m['busy_pct']} % busy of {m['cores']} cores x 100 %, "
+                                f"{m['others_pct']} % by other processes"))  # fmt: skip
+    width = max(len(k) for k, _ in rows)
+    note = ""
+    if gen["cpu_pct"] >= 85:
+        note += "\nnote: the generator used most of a core; latencies include its own queuing."
+    if m["others_pct"] >= 20:
+        note += "\nnote: other processes used the CPU during the window; figures are disturbed."
+    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows) + note
