@@ -1,14 +1,17 @@
-"""Shared fixtures: a real redis-server for the whole session.
+"""Shared fixtures; the shared helpers are in tests/support/ (and the process helpers
+in crisp/bench/procs.py).
 
     redis_server  (session) the URL of a redis-server started for this test run
     redis_url     (function) the same URL, after FLUSHALL
+    spawn_crisp   factory: `crisp serve` subprocesses (tests.support.servers.ProcServer),
+                  all stopped at the end of the test
 
-For a server of your own (e.g. to kill it), use tests.support.redis_proc.start_redis."""
+For a redis-server of your own (e.g. to kill it), use crisp.bench.procs.start_redis."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however pytest runs
     sys.path.insert(0, str(ROOT))
 
-from tests.support.redis_proc import start_redis  # noqa: E402
+from crisp.bench.procs import start_redis  # noqa: E402
+from tests.support.servers import ProcServer  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +42,27 @@ def redis_url(redis_server: str) -> Iterator[str]:
     finally:
         client.close()
     yield redis_server
+
+
+@pytest.fixture
+def spawn_crisp(tmp_path: Path) -> Iterator[Callable[..., ProcServer]]:
+    """`spawn_crisp(log=None, **env)` starts `crisp serve` with the CRISP_* settings
+    `env` (test hooks on, time scale 0.05 and log level info unless given), logging to
+    `log` or tmp_path/server-N.log. Every server is stopped at the end (SIGTERM; the
+    test fails if one ignores it), the ones already killed too."""
+    started: list[ProcServer] = []
+
+    def spawn(log: Path | None = None, **env: str) -> ProcServer:
+        values = {
+            "CRISP_TEST_HOOKS": "1",
+            "CRISP_TIME_SCALE": "0.05",
+            "CRISP_LOG_LEVEL": "info",
+            **env,
+        }
+        server = ProcServer(values, log_path=log or tmp_path / f"server-{len(started)}.log")
+        started.append(server)
+        return server.start()
+
+    yield spawn
+    for server in started:
+        server.stop()

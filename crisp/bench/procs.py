@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import httpx
 
@@ -51,9 +51,24 @@ def _die_with_parent() -> None:
         _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+def wait_until(
+    proc: subprocess.Popen[Any], ready: Callable[[], bool], timeout: float, what: str
+) -> None:
+    """Poll `ready` until it is true; RuntimeError if `proc` exits first or `timeout`
+    seconds pass (`what` names the awaited condition in the message)."""
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None:
+        if ready():
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not {what} after {timeout:g} s")
+        time.sleep(0.05)
+    raise RuntimeError(f"exited with {proc.returncode} before {what}")
+
+
 class Proc:
     """A child process in its own session (killed if we die), its output in a file:
-    `log` if given (appended to), else a temporary file."""
+    `log` if given, else a temporary file."""
 
     def __init__(
         self,
@@ -69,7 +84,7 @@ class Proc:
         self.cleanup = cleanup  # a directory removed once the process is stopped
         self._final = ""
         self.log: TextIO = (
-            open(log, "a+")  # noqa: SIM115
+            open(log, "w+")  # noqa: SIM115
             if log
             else tempfile.TemporaryFile("w+", prefix=f"crisp-{name}-")  # noqa: SIM115
         )
@@ -107,18 +122,11 @@ class Proc:
     def wait_until(self, ready: Callable[[], bool], timeout: float, what: str) -> None:
         """Poll `ready` until it is true; RuntimeError (with the output's tail) if the
         process exits first or `timeout` seconds pass; the process is then stopped."""
-        deadline = time.monotonic() + timeout
-        while self.alive():
-            if ready():
-                return
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        code = self.proc.poll()
-        out = self.tail()
-        self.stop()
-        why = f"exited with {code}" if code is not None else f"not {what} after {timeout:g} s"
-        raise RuntimeError(f"{self.name} {why}:\n{out}")
+        try:
+            wait_until(self.proc, ready, timeout, what)
+        except RuntimeError as exc:
+            self.stop()
+            raise RuntimeError(f"{self.name}: {exc}:\n{self.tail()}") from None
 
     def kill(self) -> None:
         """SIGKILL the process and its group (a crash: nothing cleaned up) and reap it."""

@@ -1,12 +1,7 @@
 """Helpers for the engine tests: stacked decks (R2.2) and a small table driver.
 
     deck_for(hands={"p1": ["AS", "TD", "3C"], "p2": [...]}, stock=["KH", ...], dealer=0)
-        -> 52 card strings, index 0 = top of the stock, dealt as R2.2 says: one card
-        at a time starting with the player after the dealer, three passes, the 1st
-        card a player gets is their left, the 2nd their middle, the 3rd their right.
-        `stock` is the top of the stock after the deal (stock[0] is drawn first);
-        the rest is filled with the unused cards, number cards first (so a test that
-        draws past its stack does not meet a special card by surprise).
+        -> a stacked deck that deals these hands (R2.2), from tests/support/decks.py.
 
     g = start(hands=..., stock=..., dealer=0, options=Options(...))
         -> a Game: players p1..pn joined, connected, the game started by the host,
@@ -43,50 +38,21 @@ from crisp.engine import (
     set_connected,
     view_for,
 )
+from tests.support.decks import (  # noqa: F401 - the engine tests take them from here
+    ALL_CARDS,
+    FACE_CARDS,
+    NUMBER_CARDS,
+    deal_order,
+    deck_for,
+    pid,
+)
 
 T0 = 1_000_000  # the tests' clock starts here (ms)
 START_DELAY = 2_000  # R10.4
 WINDOW = 3_000  # R10.4
 PEEK = 10_000  # R16.2
 
-ALL_CARDS: list[str] = [c.text for c in FULL_DECK]
-NUMBER_CARDS: list[str] = [c for c in ALL_CARDS if c[0] not in "JQK"]
-FACE_CARDS: list[str] = [c for c in ALL_CARDS if c[0] in "JQK"]
 VALUES = {c.text: c.value for c in FULL_DECK}
-
-
-def pid(seat: int) -> str:
-    """The id of the player at `seat` when nobody was kicked (join order)."""
-    return f"p{seat + 1}"
-
-
-def deal_order(n: int, dealer: int) -> list[tuple[int, int]]:
-    """(seat, slot) receiving deck[k], for k = 0 .. 3n-1 (R2.2)."""
-    return [((dealer + 1 + k) % n, k // n) for k in range(3 * n)]
-
-
-def deck_for(
-    hands: Mapping[str, Sequence[str | None]] | Sequence[Sequence[str | None]],
-    stock: Sequence[str] = (),
-    dealer: int = 0,
-) -> list[str]:
-    """A 52-card test deck that deals `hands` (by player id or in seat order; None =
-    any filler card) with `dealer` dealing, followed by `stock` on top of the stock."""
-    rows: list[Sequence[str | None]]
-    rows = [hands[pid(i)] for i in range(len(hands))] if isinstance(hands, Mapping) else list(hands)
-    n = len(rows)
-    assert 1 <= n <= 8 and all(len(r) == 3 for r in rows), "three cards for each player"
-    wanted = [c for r in rows for c in r if c is not None] + list(stock)
-    assert len(set(wanted)) == len(wanted), f"a card is used twice: {wanted}"
-    assert all(c in ALL_CARDS for c in wanted), f"not a card: {wanted}"
-    filler = iter([c for c in NUMBER_CARDS + FACE_CARDS if c not in wanted])
-    deal: list[str] = []
-    for seat, slot in deal_order(n, dealer):
-        card = rows[seat][slot]
-        deal.append(card if card is not None else next(filler))
-    deck = deal + list(stock) + list(filler)
-    assert sorted(deck) == sorted(ALL_CARDS)
-    return deck
 
 
 def snapshot(state: State) -> str:

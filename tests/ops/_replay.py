@@ -16,8 +16,6 @@ import http.server
 import os
 import shlex
 import shutil
-import signal
-import socket
 import subprocess
 import threading
 import time
@@ -26,6 +24,9 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from crisp.bench.procs import Proc, http_ok, wait_until
+from crisp.bench.procs import free_port as free_port  # the ops tests take it from here
 
 from ._dockerfile import Dockerfile, DockerIgnore, Instruction, Stage, substitute
 
@@ -181,12 +182,6 @@ def replay_stage(stage: Stage, context: Path, root: Path, global_args: dict[str,
 # --- processes and HTTP ---------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextlib.contextmanager
 def stub_http(statuses: dict[str, int]) -> Iterator[int]:
     """A loopback HTTP server answering GET path -> status (404 otherwise)."""
@@ -222,22 +217,10 @@ def http_get(url: str, timeout: float = 3.0) -> tuple[int, dict[str, str], bytes
         return err.code, dict(err.headers), err.read()
 
 
-def wait_http_ok(url: str, proc: subprocess.Popen[bytes], deadline_s: float) -> None:
+def wait_http_ok(url: str, proc: Proc | subprocess.Popen[bytes], deadline_s: float) -> None:
     """Poll `url` until it answers 200, failing early if `proc` exits."""
-    deadline = time.monotonic() + deadline_s
-    last: object = None
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited with {proc.returncode} before {url} answered")
-        try:
-            status, _, _ = http_get(url, timeout=1.0)
-            if status == 200:
-                return
-            last = status
-        except OSError as err:
-            last = err
-        time.sleep(0.2)
-    raise AssertionError(f"{url} did not answer 200 within {deadline_s}s (last: {last!r})")
+    popen = proc.proc if isinstance(proc, Proc) else proc
+    wait_until(popen, lambda: http_ok(url), deadline_s, f"answering 200 at {url}")
 
 
 # --- running the image's CMD from a replayed venv ---------------------------
@@ -259,27 +242,16 @@ def runtime_env(dockerfile: Dockerfile, replay: Replay, repo: Path, port: int) -
     return {**host, **env}
 
 
-def start_server(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[bytes]:
+def start_server(argv: list[str], env: dict[str, str], cwd: Path) -> Proc:
+    """The image's CMD `argv` from the replayed venv (its PATH in `env`)."""
     exe = shutil.which(argv[0], path=env["PATH"])
     assert exe, f"{argv[0]} not found on the image's PATH"
-    return subprocess.Popen(
-        [exe, *argv[1:]],
-        env=env,
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    return Proc("server", [exe, *argv[1:]], env, cwd=cwd)
 
 
-def stop_server(proc: subprocess.Popen[bytes], timeout: float = 20) -> tuple[int, str]:
+def stop_server(proc: Proc, timeout: float = 20) -> tuple[int, str]:
     """SIGTERM, as `docker stop` sends it; returns (exit code, all output)."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        raise AssertionError(f"no exit {timeout}s after SIGTERM:\n{out.decode()[-3000:]}") from None
-    return proc.returncode, out.decode(errors="replace")
+    if not proc.stop(timeout):
+        raise AssertionError(f"no exit {timeout}s after SIGTERM:\n{proc.tail()}")
+    assert proc.returncode is not None
+    return proc.returncode, proc.output()

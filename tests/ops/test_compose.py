@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from crisp.bench.procs import start_redis
+
 from ._dockerfile import Dockerfile
 from ._replay import (
     Replay,
@@ -175,15 +177,6 @@ def test_caddy_service_publishes_tls_and_mounts_caddyfile(compose_caddy: dict, r
 # --- the compose app environment against a real Redis ---------------------------
 
 
-def _start_redis(binary: str, port: int, workdir: Path) -> subprocess.Popen[bytes]:
-    args = ["--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    return subprocess.Popen(
-        [binary, *args, "--dir", str(workdir)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
 def _poll_exit(argv: list[str], env: dict[str, str], want_ok: bool, within_s: float) -> int:
     """Run a healthcheck until it passes (want_ok) or fails; its last exit code."""
     deadline = time.monotonic() + within_s
@@ -205,11 +198,11 @@ def test_compose_app_readiness_follows_redis(
     goes away and comes back (as when the redis container restarts)."""
     if not cli_exists(repo):
         pytest.skip("crisp/cli.py not written yet: nothing to serve")
-    redis_server = shutil.which("redis-server")
-    if not redis_server:
+    if not shutil.which("redis-server"):
         pytest.skip("redis-server is not on PATH")
-    redis_port, app_port = free_port(), free_port()
-    redis = _start_redis(redis_server, redis_port, tmp_path)
+    app_port = free_port()
+    redis = start_redis()
+    redis_port = redis.port
     app = None
     try:
         env = runtime_env(dockerfile, builder_replay, repo, app_port)
@@ -223,14 +216,11 @@ def test_compose_app_readiness_follows_redis(
         wait_http_ok(f"http://127.0.0.1:{app_port}/healthz", app, deadline_s=30)
         check = _healthcheck_argv(compose["services"]["app"])
         assert _poll_exit(check, env, want_ok=True, within_s=10) == 0, "not ready with Redis up"
-        redis.terminate()
-        redis.wait(timeout=10)
+        redis.stop()
         assert _poll_exit(check, env, want_ok=False, within_s=15) != 0, "ready without Redis"
-        redis = _start_redis(redis_server, redis_port, tmp_path)
+        redis = start_redis(port=redis_port)
         assert _poll_exit(check, env, want_ok=True, within_s=20) == 0, "no recovery after Redis"
     finally:
-        if redis.poll() is None:
-            redis.kill()
-            redis.wait()
+        redis.stop()
         if app is not None:
             stop_server(app, timeout=30)

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,14 +17,10 @@ from crisp.server.hooks import ServerHooks
 from crisp.server.logs import JsonFormatter
 from crisp.server.observed import ObservedStore
 from crisp.store import MemoryStore, StoreUnavailable, Versioned
-from tests.server.kit import (
-    Player,
-    ProcServer,
-    close_all,
-    create_room,
-    join_room,
-    play_rounds_to_game_over,
-)
+from tests.support.play import play_rounds_to_game_over
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room, start_game
+from tests.support.servers import ProcServer
 
 ROOM_EVENTS = {
     "room_created", "player_joined", "player_kicked", "game_started", "round_over",
@@ -34,12 +29,8 @@ ROOM_EVENTS = {
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ProcServer]:
-    env = {"CRISP_LOG_LEVEL": "debug", "CRISP_LOG_FORMAT": "json", "CRISP_TEST_HOOKS": "1",
-           "CRISP_TIME_SCALE": "0.05"}
-    s = ProcServer(env, log_path=tmp_path / "server.log").start()
-    yield s
-    s.stop()
+def server(spawn_crisp: Callable[..., ProcServer]) -> ProcServer:
+    return spawn_crisp(CRISP_LOG_LEVEL="debug", CRISP_LOG_FORMAT="json")
 
 
 
@@ -71,8 +62,7 @@ async def test_a_game_at_debug_level_logs_json_with_room_codes_and_no_token(
 
     await ana.act("kick", player=cid.pid)
     assert await cid.wait_closed() == 4403
-    await ana.act("options", limit=50)
-    await ana.act("start")
+    await start_game([ana, ben], ready=False, limit=50)
     await play_rounds_to_game_over([ana, ben])
     await close_all([ana, ben])
     await asyncio.sleep(0.2)  # let the server log the closes

@@ -3,7 +3,6 @@ failure counting, and per-app registries."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,23 +12,18 @@ from fastapi import FastAPI
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
+from crisp.bench.procs import free_port
 from crisp.server.app import create_app
 from crisp.server.hooks import ServerHooks
 from crisp.server.metrics import PrometheusHooks
 from crisp.server.observed import ObservedStore
 from crisp.server.settings import Settings
 from crisp.store import RedisStore, StoreUnavailable
-from tests.server.kit import (
-    Player,
-    ThreadServer,
-    close_all,
-    deck,
-    drive,
-    finished,
-    free_port,
-    simple_policy,
-    table,
-)
+from tests.support.decks import deck
+from tests.support.play import play_rounds_to_game_over, simple_policy
+from tests.support.player import Player, close_all
+from tests.support.rooms import start_game, table
+from tests.support.servers import ThreadServer
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -81,18 +75,8 @@ async def test_metrics_after_a_game(server: ThreadServer) -> None:
     await ben.wait_error()
     async with server.http() as client:
         assert (await client.get("/api/rooms/ZZZZ")).status_code == 404
-    await ana.act("options", limit=50)
-    await ana.act("start")
-    for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, no_ready_in_first_peek, finished(("round_over", "game_over")))
-              for p in (ana, ben))
-        )
-        if ana.view["status"] == "game_over":
-            break
-        await ana.act("next_round")
-        for p in (ana, ben):
-            await p.wait_view(lambda v: v["status"] == "peek")
+    await start_game([ana, ben], ready=False, limit=50)
+    await play_rounds_to_game_over([ana, ben], no_ready_in_first_peek)
     assert ana.view["status"] == "game_over"
 
     m = await scrape(server)

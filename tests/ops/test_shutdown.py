@@ -9,24 +9,18 @@ import asyncio
 import json
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from crisp.store import create_store
-from tests.server.kit import (
-    Player,
-    ProcServer,
-    close_all,
-    create_room,
-    deck,
-    drive,
-    finished,
-    join_room,
-    simple_policy,
-)
+from tests.support.decks import deck
+from tests.support.play import play_rounds_to_game_over
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room, start_game
+from tests.support.servers import ProcServer
 
 pytestmark = pytest.mark.redis
 
@@ -36,25 +30,8 @@ SCRIPT = deck("AS", "AH", "AD", "2S", "2H", "2D", "3S", "3H", "3D", "JD", "QD", 
 EXIT_WITHIN_S = 5.0
 
 
-@pytest.fixture
-def procs() -> Iterator[list[ProcServer]]:
-    started: list[ProcServer] = []
-    yield started
-    for p in started:
-        p.stop()
-
-
-def spawn(procs: list[ProcServer], redis_url: str, log: Path) -> ProcServer:
-    env = {
-        "CRISP_REDIS_URL": redis_url,
-        "CRISP_TEST_HOOKS": "1",
-        "CRISP_TIME_SCALE": "0.05",
-        "CRISP_LOG_LEVEL": "info",
-        "CRISP_LOG_FORMAT": "json",
-    }
-    server = ProcServer(env, log_path=log)
-    procs.append(server)
-    return server.start()
+def spawn(spawn_crisp: Callable[..., ProcServer], redis_url: str, log: Path) -> ProcServer:
+    return spawn_crisp(log, CRISP_REDIS_URL=redis_url, CRISP_LOG_FORMAT="json")
 
 
 async def stored(redis_url: str, code: str) -> dict[str, Any]:
@@ -69,19 +46,15 @@ async def stored(redis_url: str, code: str) -> dict[str, Any]:
 
 
 async def test_sigterm_mid_game_closes_1012_and_a_new_process_finishes_it(
-    procs: list[ProcServer], redis_url: str, tmp_path: Path
+    spawn_crisp: Callable[..., ProcServer], redis_url: str, tmp_path: Path
 ) -> None:
-    a = spawn(procs, redis_url, tmp_path / "a.log")
+    a = spawn(spawn_crisp, redis_url, tmp_path / "a.log")
     code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
     seats = [(pid, token), await join_room(a, code, "Ben"), await join_room(a, code, "Cid")]
     players = [await Player.join(a, code, p, t) for p, t in seats]
     ana, ben, cid = players
     lurker = await Player.join(a, code, "-", "-", hello=False)  # open, no hello yet
-    await ana.act("options", limit=50)
-    await ana.act("start")
-    for p in players:
-        await p.wait_view(lambda v: v["status"] == "peek")
-        await p.act("ready")
+    await start_game(players, limit=50)
     await ben.wait_legal("draw")
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "JD")
@@ -112,7 +85,7 @@ async def test_sigterm_mid_game_closes_1012_and_a_new_process_finishes_it(
     assert {x["close_code"] for x in closed} == {1012} and {x["room"] for x in closed} == {code}
 
     # a new process on the same Redis; the clients reconnect with their tokens
-    b = spawn(procs, redis_url, tmp_path / "b.log")
+    b = spawn(spawn_crisp, redis_url, tmp_path / "b.log")
     players = [await Player.join(b, code, p, t) for p, t in seats]
     ana, ben, cid = players
     assert ben.view["status"] == "playing" and ben.view["holding"] == "JD"
@@ -120,15 +93,7 @@ async def test_sigterm_mid_game_closes_1012_and_a_new_process_finishes_it(
     assert all(p["connected"] for p in ana.view["players"])
     await ben.act("jack")
     assert (await ben.wait_event("peek"))["card"] == "2S"
-    for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
-        )
-        if ana.view["status"] == "game_over":
-            break
-        await ana.act("next_round")
-        for p in players:
-            await p.wait_view(lambda v: v["status"] == "peek")
+    await play_rounds_to_game_over(players)
     over = ana.view
     assert over["status"] == "game_over" and over["winners"]
     assert max(p["total"] for p in over["players"]) >= 50

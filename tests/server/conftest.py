@@ -1,7 +1,7 @@
 """Fixtures for the server suite.
 
-    backend       "memory" or "redis": each test using it runs on both stores
-    make_server   factory: a live uvicorn server in a thread on `backend`, Settings overrides
+    store_url     None (memory) or the test Redis: each test using it runs on both stores
+    make_server   factory: a live uvicorn server in a thread on `store_url`, Settings overrides
     server        make_server() with test hooks and a fast clock (time_scale FAST)
     spawn_server  factory like make_server but not parametrized (pass redis_url yourself)
 """
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from crisp.server.settings import Settings
-from tests.server.kit import ThreadServer
+from tests.support.servers import ThreadServer
 
 # Servers run in threads of the test process, sharing the GIL with the clients: hand the
 # GIL over quickly (default 5 ms) so that I/O-heavy servers (Redis) are not starved.
@@ -41,7 +41,7 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-def backend(request: pytest.FixtureRequest) -> str | None:
+def store_url(request: pytest.FixtureRequest) -> str | None:
     """The store URL: None (memory) or the test redis-server (flushed)."""
     if request.param == "redis":
         url: str = request.getfixturevalue("redis_url")
@@ -51,10 +51,10 @@ def backend(request: pytest.FixtureRequest) -> str | None:
 
 @pytest.fixture
 def make_server(
-    backend: str | None, spawn_server: Callable[..., ThreadServer]
+    store_url: str | None, spawn_server: Callable[..., ThreadServer]
 ) -> Callable[..., ThreadServer]:
     def make(**overrides: Any) -> ThreadServer:
-        return spawn_server(**{"redis_url": backend, **overrides})
+        return spawn_server(**{"redis_url": store_url, **overrides})
 
     return make
 

@@ -7,16 +7,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from tests.server.kit import (
-    Player,
-    ThreadServer,
-    close_all,
-    deck,
-    drive,
-    finished,
-    simple_policy,
-    table,
-)
+from tests.support.decks import deck
+from tests.support.play import drive, finished, play_rounds_to_game_over, simple_policy
+from tests.support.player import Player, close_all
+from tests.support.rooms import start_game, table
+from tests.support.servers import ThreadServer
 
 # Two players, p1 deals (dealer 0), so p2 is dealt first and plays first (R2.2, R2.6):
 #   p2: AS 2S 3S        p1: TH 9H 8H        stock: JD QD KD 4C 5C 7C ...
@@ -32,10 +27,7 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
 ) -> None:
     server = make_server(time_scale=0.1)  # crisp window 300 ms, start delay 200 ms
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
-    await ana.act("options", limit=50)
-    await ana.act("start")
-    for p in (ana, ben):
-        await p.wait_view(lambda v: v["status"] == "peek")
+    await start_game([ana, ben], ready=False, limit=50)
     ev = await ben.wait_event("round_started")
     assert ev == {"kind": "round_started", "round": 1, "dealer": "p1"}
     # R2.4 / R16.3: each player sees their own left and right card, once
@@ -146,19 +138,8 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
 
 async def test_full_games_with_more_players(server: ThreadServer) -> None:
     _code, players = await table(server, 5)
-    await players[0].act("options", limit=50)
-    await players[0].act("start")
-    for p in players:
-        await p.wait_view(lambda v: v["status"] == "peek")
-    for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in players)
-        )
-        if players[0].view["status"] == "game_over":
-            break
-        await players[0].act("next_round")
-        for p in players:
-            await p.wait_view(lambda v: v["status"] == "peek")
+    await start_game(players, ready=False, limit=50)
+    await play_rounds_to_game_over(players)
     for p in players:
         await p.wait_view(lambda v: v["status"] == "game_over")
         seqs = [u["seq"] for u in p.updates]
@@ -230,10 +211,7 @@ async def test_refusals_of_the_rules(make_server: Callable[..., ThreadServer]) -
 
 async def test_r13_discard_draw_must_be_swapped(server: ThreadServer) -> None:
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
-    await ana.act("options", discard_draw=True)
-    await ana.act("start")
-    for p in (ana, ben):
-        await p.act("ready")
+    await start_game([ana, ben], discard_draw=True)
     await ben.wait_legal("draw")
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "JD")
@@ -255,9 +233,7 @@ async def test_r13_discard_draw_must_be_swapped(server: ThreadServer) -> None:
 
 async def test_r16_3_reconnect_restores_the_seat_without_old_peeks(server: ThreadServer) -> None:
     code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
-    await ana.act("start")
-    for p in (ana, ben):
-        await p.act("ready")
+    await start_game([ana, ben])
     await ben.wait_legal("draw")
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "JD")

@@ -9,9 +9,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from crisp.bench.procs import start_redis
 from crisp.server.codes import ALPHABET
-from tests.server.kit import Player, ThreadServer, create_room, deck, join_room
-from tests.support.redis_proc import start_redis
+from tests.support.decks import deck
+from tests.support.player import Player
+from tests.support.rooms import create_room, join_room, start_game
+from tests.support.servers import ThreadServer
 
 
 def assert_error(r: httpx.Response, status: int, code: str) -> None:
@@ -117,8 +120,7 @@ async def test_game_started_refuses_joins(server: ThreadServer) -> None:
     code, pid, token = await create_room(server)
     _pid2, _token2 = await join_room(server, code, "Ben")
     host = await Player.join(server, code, pid, token)
-    await host.act("start")
-    await host.wait_view(lambda v: v["status"] == "peek")
+    await start_game([host], ready=False)
     async with server.http() as c:
         r = await c.post(f"/api/rooms/{code}/players", json={"name": "Late"})
         assert_error(r, 409, "game_started")

@@ -21,15 +21,10 @@ from collections.abc import Callable
 from typing import Any
 
 from crisp.server.messages import SERVER_ADAPTER
-from tests.server.kit import (
-    Player,
-    ThreadServer,
-    close_all,
-    create_room,
-    join_room,
-    may_draw,
-    now_ms,
-)
+from tests.support.play import may_draw, now_ms
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room
+from tests.support.servers import ThreadServer
 
 CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
 SLOTS = ("left", "middle", "right")

@@ -10,49 +10,21 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from crisp.engine import State
 from crisp.store import create_store
-from tests.server.kit import (
-    ROOT,
-    Player,
-    ProcServer,
-    close_all,
-    create_room,
-    deck,
-    join_room,
-    play_rounds_to_game_over,
-)
+from tests.support.decks import deck
+from tests.support.play import play_rounds_to_game_over
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room, start_game
+from tests.support.servers import ROOT, ProcServer
 
 pytestmark = pytest.mark.redis
 
 SCRIPT = deck("AS", "TH", "2S", "9H", "3S", "8H", "JD", "QD", "KD", "4C", "5C", "7C")
-
-
-@pytest.fixture
-def procs(redis_url: str, tmp_path: Path) -> Iterator[list[ProcServer]]:
-    """Started servers are stopped (or already killed) at the end."""
-    started: list[ProcServer] = []
-    yield started
-    for p in started:
-        p.stop()
-
-
-def spawn(procs: list[ProcServer], redis_url: str, tmp: Path, **env: str) -> ProcServer:
-    values = {
-        "CRISP_LOG_LEVEL": "info",
-        "CRISP_REDIS_URL": redis_url,
-        "CRISP_TEST_HOOKS": "1",
-        "CRISP_TIME_SCALE": "0.05",
-        **env,
-    }
-    server = ProcServer(values, log_path=tmp / f"server-{len(procs)}.log")
-    procs.append(server)
-    return server.start()
 
 
 async def load_state(redis_url: str, code: str) -> State:
@@ -68,19 +40,15 @@ async def load_state(redis_url: str, code: str) -> State:
 
 
 async def test_sigkill_mid_turn_and_in_a_crisp_window(
-    procs: list[ProcServer], redis_url: str, tmp_path: Path
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:
     # time scale 0.5: start delay 1 s, crisp window 1.5 s
-    a = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url, CRISP_TIME_SCALE="0.5")
     code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
     pid2, token2 = await join_room(a, code, "Ben")
     ana = await Player.join(a, code, pid, token)
     ben = await Player.join(a, code, pid2, token2)
-    await ana.act("options", limit=50)
-    await ana.act("start")
-    for p in (ana, ben):
-        await p.wait_view(lambda v: v["status"] == "peek")
-        await p.act("ready")
+    await start_game([ana, ben], limit=50)
     await ben.wait_legal("draw")
     await ben.act("draw", source="stock")
     await ben.wait_view(lambda v: v["holding"] == "JD")
@@ -88,7 +56,7 @@ async def test_sigkill_mid_turn_and_in_a_crisp_window(
     # crash mid-turn (p2 holds the Jack); a new process takes over from Redis
     a.kill()
     assert await ben.wait_closed() == 1006
-    b = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    b = spawn_crisp(CRISP_REDIS_URL=redis_url, CRISP_TIME_SCALE="0.5")
     ana = await Player.join(b, code, pid, token)
     ben = await Player.join(b, code, pid2, token2)
     v = ben.view
@@ -107,7 +75,7 @@ async def test_sigkill_mid_turn_and_in_a_crisp_window(
     await ben.wait_error()
 
     # a standby process on the same Redis; crash the active one inside the crisp window
-    c = spawn(procs, redis_url, tmp_path, CRISP_TIME_SCALE="0.5")
+    c = spawn_crisp(CRISP_REDIS_URL=redis_url, CRISP_TIME_SCALE="0.5")
     await ben.act("king")
     await ben.wait_view(lambda v: v["holding"] is None and v["turn"]["extra_draws"] == 2)
     for card in ("4C", "5C"):
@@ -132,19 +100,15 @@ async def test_sigkill_mid_turn_and_in_a_crisp_window(
 
 
 async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
-    procs: list[ProcServer], redis_url: str, tmp_path: Path
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:
     env = {"CRISP_TIME_SCALE": "0.05"}  # 30 s per draw -> 1.5 s
-    a = spawn(procs, redis_url, tmp_path, **env)
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url, **env)
     code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
     pid2, token2 = await join_room(a, code, "Ben")
     ana = await Player.join(a, code, pid, token)
     ben = await Player.join(a, code, pid2, token2)
-    await ana.act("options", draw_seconds=30)
-    await ana.act("start")
-    for p in (ana, ben):
-        await p.wait_view(lambda v: v["status"] == "peek")
-        await p.act("ready")
+    await start_game([ana, ben], draw_seconds=30)
     v = await ana.wait_view(lambda v: v["status"] == "playing")
     deadline = v["turn"]["draw_deadline"]
     assert v["turn"]["player"] == "p2" and deadline is not None
@@ -153,7 +117,7 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
     await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.3)
     state = await load_state(redis_url, code)
     assert state.turn is not None and state.turn.player == 1 and not state.discard
-    spawn(procs, redis_url, tmp_path, **env)
+    spawn_crisp(CRISP_REDIS_URL=redis_url, **env)
     # nobody connects: the new process's scheduler fires the timer from Redis (R14.2a)
     for _ in range(100):
         state = await load_state(redis_url, code)
@@ -171,10 +135,10 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
 
 
 async def test_two_processes_share_one_redis(
-    procs: list[ProcServer], redis_url: str, tmp_path: Path
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:
-    a = spawn(procs, redis_url, tmp_path)
-    b = spawn(procs, redis_url, tmp_path)
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    b = spawn_crisp(CRISP_REDIS_URL=redis_url)
     code, pid, token = await create_room(a, "Ana")
     seats = [(pid, token)]
     for i, name in enumerate(["Ben", "Cid", "Dee"]):
@@ -198,10 +162,7 @@ async def test_two_processes_share_one_redis(
     mark = len(players[0].updates)
     assert players[0].events("disconnected")[mark:] == []
 
-    await players[0].act("options", limit=50)
-    await players[0].act("start")
-    for p in players:
-        await p.wait_view(lambda v: v["status"] == "peek")
+    await start_game(players, ready=False, limit=50)
     await play_rounds_to_game_over(players)
     finals = [p.view for p in players]
     totals = [{x["id"]: x["total"] for x in v["players"]} for v in finals]
@@ -211,9 +172,9 @@ async def test_two_processes_share_one_redis(
 
 
 async def test_sigterm_closes_sockets_with_1012_and_logs_hold_no_token(
-    procs: list[ProcServer], redis_url: str, tmp_path: Path
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:
-    a = spawn(procs, redis_url, tmp_path, CRISP_LOG_LEVEL="debug")
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url, CRISP_LOG_LEVEL="debug")
     code, pid, token = await create_room(a)
     p = await Player.join(a, code, pid, token)
     await p.act("options", limit=50)

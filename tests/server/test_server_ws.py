@@ -11,7 +11,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from crisp.server.messages import Update
-from tests.server.kit import Player, ThreadServer, close_all, create_room, join_room, table
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room, table
+from tests.support.servers import ThreadServer
 
 
 async def test_hello_gives_the_full_view_without_events(server: ThreadServer) -> None:

@@ -6,13 +6,9 @@ import asyncio
 import random
 import time
 
+from crisp.server.clock import now_ms
 from crisp.store import Store, Versioned
 from tests.store.helpers import Backend, Inbox, settle
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
 
 # -- documents and compare-and-set ---------------------------------------------------
 

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from redis.asyncio import Redis
 
+from crisp.bench.procs import RedisServer, start_redis
 from crisp.store import RedisStore, StoreUnavailable, Versioned
 from tests.store.helpers import Inbox
-from tests.support.redis_proc import RedisProcess, start_redis
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ async def rstore(redis_url: str) -> AsyncIterator[RedisStore]:
 
 
 @pytest.fixture
-def own_redis() -> Iterator[RedisProcess]:
+def own_redis() -> Iterator[RedisServer]:
     """A redis-server of this test's own, to kill."""
     proc = start_redis()
     yield proc
@@ -120,7 +120,7 @@ async def test_resubscribes_after_the_connection_is_killed(rstore: RedisStore, r
     assert await late.wait_for(1) == ["late"]
 
 
-async def test_ping_is_false_when_redis_is_down(own_redis: RedisProcess) -> None:
+async def test_ping_is_false_when_redis_is_down(own_redis: RedisServer) -> None:
     store = RedisStore(own_redis.url)
     await store.start()
     try:
@@ -139,7 +139,7 @@ async def test_ping_is_false_when_redis_is_down(own_redis: RedisProcess) -> None
         await asyncio.wait_for(store.close(), 5)
 
 
-async def test_subscribe_fails_cleanly_when_redis_is_down(own_redis: RedisProcess) -> None:
+async def test_subscribe_fails_cleanly_when_redis_is_down(own_redis: RedisServer) -> None:
     store = RedisStore(own_redis.url, subscribe_timeout_s=0.3)
     await store.start()
     own_redis.kill()
@@ -151,7 +151,7 @@ async def test_subscribe_fails_cleanly_when_redis_is_down(own_redis: RedisProces
         await asyncio.wait_for(store.close(), 5)
 
 
-async def test_recovers_when_redis_comes_back(own_redis: RedisProcess) -> None:
+async def test_recovers_when_redis_comes_back(own_redis: RedisServer) -> None:
     store = RedisStore(own_redis.url)
     await store.start()
     try:

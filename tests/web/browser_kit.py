@@ -16,17 +16,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-FULL_DECK = [r + s for s in SUITS for r in RANKS]
-
-
-def stacked_deck(top: list[str]) -> list[str]:
-    """A 52-card deck whose first cards (index 0 = top of the stock) are `top`."""
-    assert len(set(top)) == len(top)
-    return top + [c for c in FULL_DECK if c not in top]
-
-
 def seat_key(code: str) -> str:
     """Where the client keeps a seat's token (docs/web-client.md)."""
     return f"crisp.seat.{code}"

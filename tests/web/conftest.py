@@ -7,13 +7,8 @@ Chromium the browser tests skip, except under CI (env CI set), where they fail.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -21,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.servers import ProcServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -49,19 +46,8 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
+class Server(ProcServer):
     """A running `crisp serve` and small helpers for its HTTP API."""
-
-    def __init__(self, base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-        self.base = base
-        self.proc = proc
-        self.log = log
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         req = urllib.request.Request(
@@ -85,48 +71,17 @@ def server() -> Iterator[Server]:
         import crisp.cli  # noqa: F401
     except ImportError as e:  # pragma: no cover - the server is part of this repo
         pytest.fail(f"crisp server not importable: {e}")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
-    env.update(
-        CRISP_TEST_HOOKS="1",
-        CRISP_TIME_SCALE="0.1",
-        CRISP_LOG_LEVEL="warning",
-        PYTHONUNBUFFERED="1",
-    )
     ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "web-server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "crisp", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"crisp serve exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        with (
-            contextlib.suppress(OSError, urllib.error.URLError),
-            urllib.request.urlopen(base + "/healthz", timeout=1) as res,
-        ):
-            if res.status == 200:
-                break
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"crisp serve did not answer /healthz:\n{log.read_text()[-3000:]}")
-        time.sleep(0.1)
+    env = {"CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": "0.1", "PYTHONUNBUFFERED": "1"}
+    server = Server(env, log_path=ARTIFACTS / "web-server.log")
     try:
-        yield Server(base, proc, log)
+        server.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        server.stop()
 
 
 @pytest.fixture(scope="module")

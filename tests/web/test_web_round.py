@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.decks import deck
 from tests.web.browser_kit import (
     arm_crisp,
     click_if_enabled,
@@ -33,7 +34,6 @@ from tests.web.browser_kit import (
     join_via_link,
     open_seat,
     snap,
-    stacked_deck,
     tap,
     view,
     wait_turn,
@@ -47,8 +47,7 @@ STOCK = ["KS", "JH", "QC", "2D", "9C", "4H", "5H"]
 
 
 def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) -> None:
-    deck = stacked_deck(DEAL + STOCK)
-    seat = server.post("/api/rooms", {"name": "Ana", "deck": deck, "dealer": 2})
+    seat = server.post("/api/rooms", {"name": "Ana", "deck": deck(*DEAL, *STOCK), "dealer": 2})
     code = seat["code"]
     ana, ben, cy = phone(), phone(), phone()
 

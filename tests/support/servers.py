@@ -1,0 +1,136 @@
+"""Live Crisp servers for the tests: in a thread of the test process (its app and
+store at hand) or as a `crisp serve` subprocess (crisp.bench.procs; it can be
+SIGKILLed), both `LiveServer`s with `base`, `ws_base` and `http()`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from subprocess import Popen
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+
+from crisp.bench.procs import CrispServer, free_port, start_crisp
+from crisp.server.app import create_app
+from crisp.server.settings import Settings
+from crisp.server.ws import HARD_MAX_BYTES
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class LiveServer:
+    """Base: an HTTP/websocket server at `base`."""
+
+    base: str
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    def http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=10, verify=False)
+
+
+class ThreadServer(LiveServer):
+    """uvicorn running `create_app(settings)` in a background thread (own event loop)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            ws_max_size=HARD_MAX_BYTES,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self.server.serve())
+        finally:
+            self.loop.close()
+
+    async def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run a coroutine on the server's event loop (e.g. a store call) and await it."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    @property
+    def ctx(self) -> Any:
+        """The running app's ServerContext (store, rooms, hub, settings)."""
+        return self.app.state.ctx
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("test server did not start")
+            time.sleep(0.01)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(8)
+        if self.thread.is_alive():  # report what blocks the shutdown, then force it
+            self.loop.call_soon_threadsafe(_dump_tasks, self.loop)
+            time.sleep(0.5)
+            self.server.force_exit = True
+            self.thread.join(8)
+            raise AssertionError("test server did not shut down in 8 s (tasks dumped to stderr)")
+
+
+def _dump_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        print(f"--- {task.get_name()}", file=sys.stderr)
+        task.print_stack(file=sys.stderr)
+
+
+class ProcServer(LiveServer):
+    """`python -m crisp serve` in a subprocess (so it can be SIGKILLed), with the CRISP_*
+    settings `env` and none from the test runner's environment."""
+
+    def __init__(self, env: dict[str, str], log_path: Path | None = None) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server: CrispServer | None = None
+
+    @property
+    def proc(self) -> Popen[bytes] | None:
+        return None if self.server is None else self.server.proc
+
+    def start(self, timeout: float = 20.0) -> ProcServer:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
+        env.update({"CRISP_LOG_LEVEL": "warning", **self.env})
+        self.server = start_crisp(
+            env, port=self.port, timeout=timeout, cwd=ROOT, log=self.log_path
+        )
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, nothing cleaned up."""
+        if self.server is not None:
+            self.server.kill()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM; fails the test if the server ignores it for `timeout` seconds."""
+        if self.server is not None and not self.server.stop(timeout):
+            log = self.server.tail()
+            raise AssertionError(f"server ignored SIGTERM for {timeout} s; log:\n{log}")
