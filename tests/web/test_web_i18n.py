@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.decks import deck
 from tests.web.browser_kit import (
     arm_crisp,
     assert_no_horizontal_scroll,
@@ -19,7 +20,6 @@ from tests.web.browser_kit import (
     open_seat,
     ready_up,
     snap,
-    stacked_deck,
     tap,
     wait_turn,
     wait_view,
@@ -136,8 +136,8 @@ SIGNS_STOCK = ["JC", "TD"]
 def test_arabic_shows_signed_numbers_and_card_names_in_logical_order(
     server: Any, phone: Any
 ) -> None:
-    deck = stacked_deck(SIGNS_DEAL + SIGNS_STOCK)
-    host = server.post("/api/rooms", {"name": SARA, "deck": deck, "dealer": 1})
+    stacked = deck(*SIGNS_DEAL, *SIGNS_STOCK)
+    host = server.post("/api/rooms", {"name": SARA, "deck": stacked, "dealer": 1})
     code = host["code"]
     guest = server.post(f"/api/rooms/{code}/players", {"name": "Budi"})
     sara, budi = phone(locale="ar-EG"), phone()
