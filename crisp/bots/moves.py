@@ -1,0 +1,82 @@
+"""Protocol messages a seat can send, and the `random` policy (uniform over legal moves).
+
+Messages are the client-to-server dicts of protocol.md; `crisp.engine.action_from_dict`
+turns one into an engine action. Everything here reads the seat's view only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .memory import SLOT_NAMES
+
+Message = dict[str, Any]
+
+TURN_KINDS = ("draw", "swap", "discard", "jack", "queen", "king")
+SIMPLE_KINDS = ("start", "ready", "discard", "jack", "king", "crisp", "next_round", "rematch")
+RANDOM_CRISP_CHANCE = 0.15  # a random seat calls in about one window out of seven (R10)
+
+
+def msg(kind: str, **fields: Any) -> Message:
+    """A protocol message of type `kind`."""
+    return {"type": kind, **fields}
+
+
+def draw(source: str = "stock") -> Message:
+    """R4.1 / R13.1."""
+    return msg("draw", source=source)
+
+
+def swap(slot: int) -> Message:
+    """R5.1: the held card takes `slot` (0 left, 1 middle, 2 right)."""
+    return msg("swap", slot=SLOT_NAMES[slot])
+
+
+def queen(slot: int, target: str, target_slot: int) -> Message:
+    """R8.1: my `slot` for `target`'s `target_slot`."""
+    return msg("queen", slot=SLOT_NAMES[slot], target=target,
+               target_slot=SLOT_NAMES[target_slot])
+
+
+def may_draw_from_pile(view: dict[str, Any]) -> bool:
+    """R13.1 / R13.4: the option is on and the discard pile is not empty."""
+    options = view.get("options") or {}
+    return bool(options.get("discard_draw")) and (view.get("discard_count") or 0) > 0
+
+
+def opponents(view: dict[str, Any]) -> list[str]:
+    """Every other seat's player id, in seat order."""
+    return [p["id"] for p in view.get("players", []) if p["id"] != view.get("you")]
+
+
+def random_message(view: dict[str, Any], kind: str, rng: random.Random) -> Message:
+    """A uniformly random well-formed message of type `kind` (which `legal` lists)."""
+    if kind == "draw":
+        sources = ["stock", "discard"] if may_draw_from_pile(view) else ["stock"]
+        return draw(rng.choice(sources))
+    if kind == "swap":
+        return swap(rng.randrange(3))
+    if kind == "queen":
+        return queen(rng.randrange(3), rng.choice(opponents(view)), rng.randrange(3))
+    if kind in SIMPLE_KINDS:
+        return msg(kind)
+    raise ValueError(f"no random message of type {kind!r}")
+
+
+def random_move(view: dict[str, Any], rng: random.Random,
+                crisp_chance: float = RANDOM_CRISP_CHANCE) -> Message | None:
+    """The `random` policy: a move drawn uniformly from the legal turn moves.
+
+    It confirms the peek phase and a round's end (`ready`), and in its own crisp
+    window calls with probability `crisp_chance`. It never takes the host's
+    decisions (options, start, kick, next round, rematch): None then, and None
+    when nothing is legal.
+    """
+    legal = view.get("legal") or []
+    if "ready" in legal:
+        return msg("ready")
+    if "crisp" in legal and rng.random() < crisp_chance:
+        return msg("crisp")
+    kinds = [k for k in legal if k in TURN_KINDS]
+    return random_message(view, rng.choice(kinds), rng) if kinds else None
