@@ -13,10 +13,20 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="interface to listen on (CRISP_HOST)")
     serve.add_argument("--port", type=int, help="port to listen on (CRISP_PORT)")
     serve.add_argument("--workers", type=int, help="worker processes (CRISP_WORKERS)")
-    sim = sub.add_parser("simulate", help="play random games through the engine; print speed")
-    sim.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="N")
+    sim = sub.add_parser(
+        "simulate", help="play bot-only games through the engine; print speed or bot strength")
+    sim.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="N",
+                     help="seats of random players (without --bots)")
     sim.add_argument("--games", type=int, default=200, metavar="G")
     sim.add_argument("--seed", type=int, default=None, metavar="S")
+    sim.add_argument("--bots", metavar="LEVELS",
+                     help="one level per seat, e.g. normal,easy (easy, normal, random), or "
+                          "'mixed': 2-8 seats of random levels; prints win rates per level")
+    sim.add_argument("--options", choices=("default", "random", "all"), default="default",
+                     help="with --bots: the default options, any combination per game, or "
+                          "every combination in turn")
+    sim.add_argument("--discard-draw", action="store_true",
+                     help="with --bots and default options: allow discard-pile draws (R13)")
     sub.add_parser("bench", help="load-test a server with websocket clients (crisp bench -h)")
     return parser
 
@@ -35,10 +45,24 @@ def main(argv: list[str] | None = None) -> int:
         run(host=args.host, port=args.port, workers=args.workers)
         return 0
     if args.command == "simulate":
-        from .simulate import report, simulate
-
-        print(report(simulate(args.players, args.games, args.seed)))
+        return _simulate(args)
     return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import parse_levels, report, report_bots, simulate, simulate_bots
+
+    if args.bots is None:
+        print(report(simulate(args.players, args.games, args.seed)))
+        return 0
+    try:
+        levels = parse_levels(args.bots)
+    except ValueError as err:
+        print(f"crisp simulate: {err}", file=sys.stderr)
+        return 2
+    figures = simulate_bots(levels, args.games, args.seed, args.options, args.discard_draw)
+    print(report_bots(figures))
+    return 1 if figures["refusals"] or figures["unfinished"] else 0
 
 
 if __name__ == "__main__":

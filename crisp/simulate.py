@@ -1,24 +1,36 @@
-"""`crisp simulate`: random legal games through the engine, with throughput figures.
+"""`crisp simulate`: bot-only games through the engine.
 
-A benchmark, not a test: it prints games/s, engine actions/s (time spent inside
-`apply` and `advance` only) and the distribution of rounds per game.
+Two benchmarks, not tests:
+- `simulate(players, games)`: every seat plays the `random` policy, with random
+  options; prints games/s, engine actions/s (time spent inside `apply` and
+  `advance` only) and the distribution of rounds per game.
+- `simulate_bots(levels, games)`: seats at the given levels ("normal,easy", ...)
+  or `mixed` (2-8 seats of random levels, a few slow seats that time out);
+  prints win rates and mean round scores per level, how many turns a round
+  lasts before someone calls, and the moves the engine refused (always 0: a
+  refusal is a bug, and the game that met it is reported with its seed).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+import statistics
 import time
 from collections import Counter
 from typing import Any
 
-from .engine import State, advance, apply
+from .bots import LEVELS
+from .bots.selfplay import ALL_OPTIONS, GameResult, play_game, random_options
+from .engine import IllegalAction, Options, State, advance, apply
 from .engine.events import Event
-from .engine.random_play import play_random_game, random_options
+
+OPTION_SETS = ("default", "random", "all")
+STALL_CHANCE = 0.03  # how often a seat is too slow for its draw timer (R14.2)
 
 
 def simulate(players: int, games: int, seed: int | None = None) -> dict[str, Any]:
-    """Play `games` random games of `players` seats; return the figures."""
+    """Play `games` random-policy games of `players` seats; return the figures."""
     seed = secrets.randbits(32) if seed is None else seed
     rng = random.Random(seed)
     engine_time = 0.0
@@ -41,10 +53,11 @@ def simulate(players: int, games: int, seed: int | None = None) -> dict[str, Any
     calls = 0
     start = time.perf_counter()
     for _ in range(games):
-        record = play_random_game(players, rng, options=random_options(rng),
-                                  apply_fn=timed_apply, advance_fn=timed_advance)
+        record = play_game(["random"] * players, rng, options=random_options(rng),
+                           stall_chance=STALL_CHANCE, apply_fn=timed_apply,
+                           advance_fn=timed_advance)
         calls += record.actions + record.advances
-        rounds[record.rounds] += 1
+        rounds[record.final.round] += 1
     wall = time.perf_counter() - start
     return {"seed": seed, "players": players, "games": games, "wall_s": wall,
             "games_per_s": games / wall, "engine_calls": calls,
@@ -53,7 +66,7 @@ def simulate(players: int, games: int, seed: int | None = None) -> dict[str, Any
 
 
 def report(figures: dict[str, Any]) -> str:
-    """The figures as the lines `crisp simulate` prints."""
+    """The figures of `simulate` as the lines `crisp simulate` prints."""
     lines = [
         f"seed {figures['seed']}: {figures['games']} games of {figures['players']} players "
         f"in {figures['wall_s']:.2f} s",
@@ -66,3 +79,133 @@ def report(figures: dict[str, Any]) -> str:
     for n, count in figures["rounds"].items():
         lines.append(f"  {n:3d} {count:6d}  {'#' * max(1, round(40 * count / total))}")
     return "\n".join(lines)
+
+
+def parse_levels(text: str) -> list[str] | None:
+    """`normal,easy,...` -> the seats' levels; `mixed` -> None. ValueError otherwise."""
+    if text == "mixed":
+        return None
+    levels = [part.strip() for part in text.split(",")]
+    if not 2 <= len(levels) <= 8 or any(level not in LEVELS for level in levels):
+        raise ValueError(f"--bots takes 2 to 8 of {', '.join(LEVELS)} (or 'mixed')")
+    return levels
+
+
+class _Tally:
+    """Per-level results over many games."""
+
+    def __init__(self) -> None:
+        self.seats: Counter[str] = Counter()
+        self.wins: Counter[str] = Counter()  # among the winners (R12.6: ties share)
+        self.outright: Counter[str] = Counter()  # the only winner
+        self.scores: dict[str, list[int]] = {}
+        self.calls: Counter[str] = Counter()
+        self.good_calls: Counter[str] = Counter()  # the caller scored total - 5 (R12.2)
+        self.turns_to_call: list[int] = []
+        self.rounds = 0
+
+    def add(self, game: GameResult) -> None:
+        winners = game.final.winners
+        for pid, level in game.levels.items():
+            self.seats[level] += 1
+            self.wins[level] += pid in winners
+            self.outright[level] += winners == [pid]
+        for r in game.rounds:
+            if not r.scores:
+                continue
+            self.rounds += 1
+            for pid, score in r.scores.items():
+                self.scores.setdefault(game.levels[pid], []).append(score)
+            if r.caller is not None:
+                level = game.levels[r.caller]
+                self.calls[level] += 1
+                self.good_calls[level] += r.scores[r.caller] < r.sums[r.caller]
+            if r.turns_to_call is not None:
+                self.turns_to_call.append(r.turns_to_call)
+
+
+def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
+                  option_set: str = "default", discard_draw: bool = False) -> dict[str, Any]:
+    """Play `games` bot-only games; `levels` None means mixed tables. Return the figures."""
+    seed = secrets.randbits(32) if seed is None else seed
+    rng = random.Random(seed)
+    tally = _Tally()
+    refused: list[dict[str, Any]] = []
+    unfinished: list[int] = []
+    start = time.perf_counter()
+    for g in range(games):
+        game_seed = rng.getrandbits(32)
+        game_rng = random.Random(game_seed)
+        if levels is None:
+            seats = [game_rng.choice(LEVELS) for _ in range(2 + g % 7)]
+        else:
+            shift = g % len(levels)  # every level sits in every seat as often
+            seats = levels[shift:] + levels[:shift]
+        if option_set == "all":
+            options = ALL_OPTIONS[g % len(ALL_OPTIONS)]
+        elif option_set == "random":
+            options = random_options(game_rng)
+        else:
+            options = Options(discard_draw=discard_draw)
+        try:
+            game = play_game(seats, game_rng, options=options,
+                             stall_chance=STALL_CHANCE if levels is None else 0.0)
+        except IllegalAction as err:
+            refused.append({"game": g, "seed": game_seed, "error": str(err)})
+            continue
+        except RuntimeError:
+            unfinished.append(game_seed)
+            continue
+        tally.add(game)
+    wall = time.perf_counter() - start
+    per_level = {
+        level: {
+            "seats": tally.seats[level],
+            "win_rate": tally.wins[level] / tally.seats[level],
+            "outright_win_rate": tally.outright[level] / tally.seats[level],
+            "mean_round_score": statistics.fmean(tally.scores.get(level) or [0]),
+            "calls": tally.calls[level],
+            "calls_lowest": tally.good_calls[level] / tally.calls[level]
+            if tally.calls[level] else None,
+        }
+        for level in LEVELS if tally.seats[level]
+    }
+    turns = tally.turns_to_call
+    return {
+        "seed": seed, "games": games, "bots": "mixed" if levels is None else ",".join(levels),
+        "options": option_set, "wall_s": wall, "games_per_s": games / wall if wall else 0.0,
+        "rounds": tally.rounds, "levels": per_level,
+        "median_turns_to_call": statistics.median(turns) if turns else None,
+        "mean_turns_to_call": statistics.fmean(turns) if turns else None,
+        "refusals": len(refused), "refused": refused[:10], "unfinished": unfinished[:10],
+    }
+
+
+def report_bots(figures: dict[str, Any]) -> str:
+    """The figures of `simulate_bots` as the lines `crisp simulate --bots` prints."""
+    lines = [
+        f"seed {figures['seed']}: {figures['games']} games, bots {figures['bots']}, "
+        f"options {figures['options']}, in {figures['wall_s']:.2f} s "
+        f"({figures['games_per_s']:.1f} games/s)",
+        f"rounds: {figures['rounds']}; turns until someone calls: median "
+        f"{figures['median_turns_to_call']}, mean {_num(figures['mean_turns_to_call'])}",
+        "level    seats  win rate  outright  mean round score  crisp calls  lowest (R12.2)",
+    ]
+    for level, f in figures["levels"].items():
+        lines.append(f"{level:8s} {f['seats']:5d}  {f['win_rate']:7.1%}  "
+                     f"{f['outright_win_rate']:7.1%}  {f['mean_round_score']:16.2f}  "
+                     f"{f['calls']:11d}  {_pct(f['calls_lowest']):>14s}")
+    lines.append(f"refused moves: {figures['refusals']}")
+    for r in figures["refused"]:
+        lines.append(f"  game {r['game']} (seed {r['seed']}): {r['error']}")
+    if figures["unfinished"]:
+        lines.append(f"games that did not end (seeds): {figures['unfinished']}")
+    return "\n".join(lines)
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1f}"
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"

@@ -53,7 +53,8 @@ class Knowledge:
         ids = [p["id"] for p in view.get("players", [])]
         me = view.get("you") or memory.me
         current = view.get("round") == memory.round
-        hands = {p: (memory.hand(p) if current else [None, None, None]) for p in ids}
+        blank: list[str | None] = [None, None, None]
+        hands = {p: (memory.hand(p) if current else list(blank)) for p in ids}
         kept = {p: (memory.kept(p) if current else [False, False, False]) for p in ids}
         placed = {c for hand in hands.values() for c in hand if c is not None}
         if current:

@@ -113,7 +113,7 @@ class Memory:
             self.pile.append(card)
         self.held = self.held_by = None
 
-    def _event(self, e: dict[str, Any]) -> None:  # noqa: C901 - one branch per event kind
+    def _event(self, e: dict[str, Any]) -> None:
         kind = e.get("kind")
         player = e.get("player")
         if kind == "round_started":

@@ -49,9 +49,9 @@ def worst_slot(k: Knowledge) -> int:
 def choose_draw(view: dict[str, Any], k: Knowledge) -> Message:
     """R13: the pile's top when it is clearly good, else the stock."""
     top = view.get("discard_top")
-    if top is not None and moves.may_draw_from_pile(view):
-        if best_slot(k, value(top), PILE_GAIN, PILE_GAIN) is not None:
-            return moves.draw("discard")
+    if top is not None and moves.may_draw_from_pile(view) and \
+            best_slot(k, value(top), PILE_GAIN, PILE_GAIN) is not None:
+        return moves.draw("discard")
     return moves.draw("stock")
 
 

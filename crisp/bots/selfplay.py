@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from crisp.engine import (
     GAME_OVER,
     PLAYING,
+    ROUND_OVER,
     Event,
     Options,
     State,
@@ -63,6 +63,7 @@ class RoundStats:
     caller: str | None = None
     turns_to_call: int | None = None
     scores: dict[str, int] = field(default_factory=dict)
+    sums: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -90,6 +91,7 @@ class GameResult:
     events: list[Event] = field(default_factory=list)
     script: list[Step] = field(default_factory=list)
     memories: dict[str, Memory] = field(default_factory=dict)
+    seeds: dict[str, int] = field(default_factory=dict)  # each seat's decision rng seed
 
 
 ApplyFn = Callable[..., tuple[State, list[Event]]]
@@ -119,10 +121,11 @@ class _Referee:
         self.state = state
         self.memory = {pid: Memory(pid, level) for pid, level in zip(self.ids, levels,
                                                                       strict=True)}
-        self.seat_rng = {pid: random.Random(rng.getrandbits(64)) for pid in self.ids}
+        seeds = {pid: rng.getrandbits(64) for pid in self.ids}
+        self.seat_rng = {pid: random.Random(seed) for pid, seed in seeds.items()}
         self.due: dict[str, int | None] = dict.fromkeys(self.ids)
         self.result = GameResult(final=state, levels=dict(zip(self.ids, levels, strict=True)),
-                                 memories=self.memory)
+                                 memories=self.memory, seeds=seeds)
         self.starters: list[str] = []
         self.scheduled = 0  # the version the seats were last scheduled for
 
@@ -154,6 +157,7 @@ class _Referee:
             rounds[-1].turns_to_call = last + 1
         elif e.kind == "round_over":
             rounds[-1].scores = dict(e.data["scores"])
+            rounds[-1].sums = dict(e.data["sums"])
 
     # -- when each seat acts ------------------------------------------------------------
 
@@ -217,14 +221,16 @@ class _Referee:
         self.result.actions += 1
         self.deliver(events)
 
-    def run(self, max_steps: int) -> GameResult:
+    def run(self, max_steps: int, max_rounds: int | None) -> GameResult:
         self.state, events = self.apply_fn(self.state, "p1", Start(), self.now, self.rng)
         self.result.actions += 1
         if self.script:
             self.result.script.append(Step("start", self.now))
         self.deliver(events)
         for _ in range(max_steps):
-            if self.state.status == GAME_OVER:
+            if self.state.status == GAME_OVER or (
+                    max_rounds is not None and self.state.status == ROUND_OVER
+                    and self.state.round >= max_rounds):
                 self.result.final = self.state
                 return self.result
             self.step()
@@ -244,6 +250,7 @@ def play_game(
     script: bool = False,
     views: bool = False,
     max_steps: int = 200_000,
+    max_rounds: int | None = None,
     apply_fn: ApplyFn = apply,
     advance_fn: AdvanceFn = advance,
 ) -> GameResult:
@@ -255,6 +262,7 @@ def play_game(
     timer (R14.2). `deck`/`dealer` stack the first round (engine test hooks).
     `keep` records every state and event, `script` every decision, `views`
     feeds each memory the view with every update, as a server does.
+    `max_rounds` stops the game once that many rounds are over.
     """
     return _Referee(levels, rng, options or Options(), time_scale, deck, dealer, stall_chance,
-                    keep, script, views, apply_fn, advance_fn).run(max_steps)
+                    keep, script, views, apply_fn, advance_fn).run(max_steps, max_rounds)

@@ -28,13 +28,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from crisp.bots import random_message
+from crisp.bots.selfplay import play_game
 from crisp.engine import (
     ACTION_TYPES,
+    Action,
     Card,
     Event,
     IllegalAction,
     Options,
     State,
+    action_from_dict,
     add_player,
     advance,
     apply,
@@ -46,7 +50,6 @@ from crisp.engine import (
     view_for,
 )
 from crisp.engine.actions import Draw, Kick, SetOptions, Swap, UseQueen
-from crisp.engine.random_play import play_random_game, random_action
 from tests.engine.helpers import ALL_CARDS, card_strings, cards_in
 
 TURN_KINDS = {"draw", "swap", "discard", "jack", "queen", "king"}
@@ -58,6 +61,13 @@ options_st = st.builds(Options, st.sampled_from((50, 100, 150)),
                        st.sampled_from((30, 45, 60, None)), st.booleans())
 PROPS = settings(max_examples=25, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_action(s: State, seat: int, kind: str, rng: random.Random, now: int) -> Action:
+    """A random well-formed action of type `kind` for `seat`, read off its view (the
+    `random` policy of crisp.bots); only a draw and a Queen need the view."""
+    view = view_for(s, s.players[seat].id, now) if kind in ("draw", "queen") else {}
+    return action_from_dict(random_message(view, kind, rng))
 
 
 def snap(state: State) -> str:
@@ -328,7 +338,7 @@ class Checker:
                         action = UseQueen(self.rng.randrange(3), self.rng.choice(others),
                                           self.rng.randrange(3))
                     else:
-                        action = random_action(s, seat, kind, self.rng)
+                        action = random_action(s, seat, kind, self.rng, now)
                 else:  # pragma: no cover
                     raise AssertionError(kind)
                 try:
@@ -359,7 +369,7 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
     for p in c.ids():
         c.call(lambda s, p=p: set_connected(s, p, True, c.now))
     c.call(lambda s: apply(s, "p1", SetOptions(limit=options.limit), c.now, rng))
-    c.call(lambda s: apply(s, "p1", random_action(s, 0, "start", rng), c.now, rng))
+    c.call(lambda s: apply(s, "p1", random_action(s, 0, "start", rng, c.now), c.now, rng))
     games = 1
     while c.calls < max_calls:
         s = c.state
@@ -367,7 +377,8 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
             if games > rematches:
                 return c
             games += 1
-            c.call(lambda s: apply(s, "p1", random_action(s, 0, "rematch", rng), c.now, rng))
+            c.call(lambda s: apply(s, "p1", random_action(s, 0, "rematch", rng, c.now),
+                                     c.now, rng))
             continue
         roll = rng.random()
         if roll < 0.02:  # a player drops or comes back
@@ -400,7 +411,7 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
             continue
         seat = s.seat_of(p)
         assert seat is not None
-        action = random_action(s, seat, kind, rng)
+        action = random_action(s, seat, kind, rng, c.now)
         c.call(lambda s, p=p, action=action: apply(s, p, action, c.now, rng))
         c.now += rng.randrange(0, 2500)
     raise AssertionError("a random game did not end")
@@ -429,8 +440,8 @@ def test_every_option_combination(options: Options) -> None:
 @given(players=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), options=options_st)
 def test_random_games_terminate_with_all_cards(players: int, seed: int,
                                                options: Options) -> None:
-    record = play_random_game(players, random.Random(seed), options=options, keep=True,
-                              max_steps=50_000)
+    record = play_game(["random"] * players, random.Random(seed), options=options, keep=True,
+                       stall_chance=0.03, max_steps=50_000)
     assert record.final.status == "game_over"
     assert record.final.winners
     best = min(p.total for p in record.final.players)

@@ -1,0 +1,217 @@
+"""What the bots choose in set positions (stacked decks), and when they act (R17.1)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crisp.bots import (
+    CRISP_THINK_MS,
+    THINK_MS,
+    Memory,
+    act_at,
+    choose,
+    decide,
+    random_move,
+    think_ms,
+)
+from crisp.engine import Options, action_from_dict
+from crisp.engine.timing import START_DELAY_MS, WINDOW_MS
+from tests.bots.helpers import BotSeat
+from tests.engine.helpers import lobby, start
+
+# dealer p2, so p1 plays first
+HANDS = {"p1": ["9C", "5D", "2S"], "p2": ["KH", "4C", "8H"]}
+LOW = {"p1": ["AC", "2D", "2S"], "p2": ["KH", "4C", "8H"]}
+
+
+def after_first_draw(hands: dict[str, list[str]], stock: list[str], level: str = "normal",
+                     **kw: object) -> BotSeat:
+    g = start(hands, stock=stock, dealer=1, **kw)  # type: ignore[arg-type]
+    bot = BotSeat(g, "p1", level)
+    assert bot.play() == {"type": "draw", "source": "stock"}
+    return bot
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+def test_r16_2_every_level_confirms_the_peek(level: str) -> None:
+    g = start(HANDS, dealer=1, ready=False)
+    assert BotSeat(g, "p1", level).choose() == {"type": "ready"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+def test_r17_1_a_bot_never_takes_the_hosts_decisions(level: str) -> None:
+    g = lobby(3)
+    assert "start" in g.legal("p1")
+    assert BotSeat(g, "p1", level).choose() is None
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_r5_1_a_low_card_replaces_the_highest_known_card(level: str) -> None:
+    bot = after_first_draw(HANDS, ["AH"], level)
+    assert bot.choose() == {"type": "swap", "slot": "left"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_r5_2_a_high_card_is_discarded(level: str) -> None:
+    bot = after_first_draw({"p1": ["3C", "5D", "2S"], "p2": HANDS["p2"]}, ["8D"], level)
+    assert bot.choose() == {"type": "discard"}
+
+
+def test_r5_1_normal_puts_a_low_card_in_for_an_unknown_middle() -> None:
+    bot = after_first_draw({"p1": ["3C", "5D", "2S"], "p2": HANDS["p2"]}, ["AD"])
+    assert bot.choose() == {"type": "swap", "slot": "middle"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_r7_the_jack_looks_at_an_unknown_middle_once(level: str) -> None:
+    bot = after_first_draw(HANDS, ["JS", "3H", "JD"], level)
+    assert bot.play() == {"type": "jack"}
+    assert bot.memory.hand("p1") == ["9C", "5D", "2S"]
+    bot.g.play_turn("discard")  # p2 draws the 3H
+    bot.g.until_may_start()
+    assert bot.play() == {"type": "draw", "source": "stock"}
+    assert bot.choose() == {"type": "discard"}  # the middle is known: the second Jack is not used
+
+
+def test_r8_normal_hands_its_highest_known_card_to_the_opponent() -> None:
+    bot = after_first_draw(HANDS, ["QS"])
+    message = bot.choose()
+    assert message is not None and message["type"] == "queen"
+    assert (message["slot"], message["target"]) == ("left", "p2")
+    bot.play()
+    assert bot.memory.hand("p2")[["left", "middle", "right"].index(message["target_slot"])] == "9C"
+
+
+def test_r8_normal_keeps_the_queen_when_it_knows_no_high_card() -> None:
+    bot = after_first_draw({"p1": ["AC", "5D", "2S"], "p2": HANDS["p2"]}, ["QS"])
+    assert bot.choose() == {"type": "discard"}
+
+
+def test_r8_easy_never_plays_the_queen() -> None:
+    bot = after_first_draw(HANDS, ["QS"], "easy")
+    assert bot.choose() == {"type": "discard"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+def test_r6_3_a_king_from_the_stock_is_always_played(level: str) -> None:
+    g = start(HANDS, stock=["KD"], dealer=1)
+    g.draw()
+    assert BotSeat(g, "p1", level).choose() == {"type": "king"}
+
+
+def test_r13_normal_takes_a_good_card_from_the_pile_and_swaps_it_for_its_worst() -> None:
+    g = start(HANDS, stock=["AD"], dealer=1, options=Options(discard_draw=True))
+    g.draw()
+    g.act("p1", "discard")
+    bot = BotSeat(g, "p2")
+    g.until_may_start()
+    assert bot.play() == {"type": "draw", "source": "discard"}
+    assert bot.choose() == {"type": "swap", "slot": "left"}  # the KH
+
+
+def test_r13_normal_leaves_a_poor_pile_card() -> None:
+    g = start(HANDS, stock=["9D"], dealer=1, options=Options(discard_draw=True))
+    g.draw()
+    g.act("p1", "discard")
+    g.until_may_start()
+    assert BotSeat(g, "p2").choose() == {"type": "draw", "source": "stock"}
+
+
+def test_r13_2_a_pile_card_always_goes_into_the_hand() -> None:
+    g = start(HANDS, stock=["TD"], dealer=1, options=Options(discard_draw=True))
+    g.draw()
+    g.act("p1", "discard")
+    g.until_may_start()
+    g.act("p2", "draw", source="discard")
+    for level in ("easy", "normal", "random"):
+        message = BotSeat(g, "p2", level).choose()
+        assert message is not None and message["type"] == "swap"
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_r10_a_bot_with_a_low_hand_calls_in_its_window(level: str) -> None:
+    bot = after_first_draw(LOW, ["JS"], level)
+    bot.play()  # the Jack: the middle is known, the turn ends, the window opens
+    assert bot.g.legal("p1") == ["crisp"]
+    assert bot.choose() == {"type": "crisp"}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_r10_a_bot_with_a_high_hand_does_not_call(level: str) -> None:
+    bot = after_first_draw({"p1": ["9C", "8D", "TS"], "p2": HANDS["p2"]}, ["JS"], level)
+    bot.play()
+    assert bot.g.legal("p1") == ["crisp"]
+    assert bot.choose() is None
+
+
+def test_decide_is_choose_as_an_engine_action() -> None:
+    bot = after_first_draw(HANDS, ["AH"])
+    bot.sync()
+    view = bot.g.view("p1")
+    message = choose(view, bot.memory, bot.g.now, random.Random(1))
+    assert message is not None
+    assert decide(view, bot.memory, bot.g.now, random.Random(1)) == action_from_dict(message)
+
+
+def test_the_random_policy_plays_every_legal_turn_move() -> None:
+    g = start(HANDS, stock=["AH"], dealer=1, options=Options(discard_draw=True))
+    g.draw()
+    view = g.view("p1")
+    rng = random.Random(3)
+    seen = {(m["type"], m.get("slot")) for m in
+            (random_move(view, rng) for _ in range(300)) if m is not None}
+    assert seen == {("discard", None), ("swap", "left"), ("swap", "middle"), ("swap", "right")}
+
+
+def test_the_random_policy_calls_crisp_now_and_then() -> None:
+    bot = after_first_draw(LOW, ["5H"], "random")
+    bot.play()
+    view = bot.g.view("p1")
+    assert view["legal"] == ["crisp"]
+    calls = sum(random_move(view, random.Random(i)) is not None for i in range(400))
+    assert 20 < calls < 100  # about 15%
+
+
+# -- timing ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5, 0.05, 0.01])
+def test_r10_4_a_bot_calls_well_inside_the_window_at_any_time_scale(scale: float) -> None:
+    rng = random.Random(5)
+    pauses = [think_ms({"legal": ["crisp"]}, rng, scale) for _ in range(500)]
+    assert max(pauses) <= CRISP_THINK_MS[1] * scale + 1
+    assert max(pauses) < START_DELAY_MS * scale < WINDOW_MS * scale
+    assert min(pauses) >= CRISP_THINK_MS[0] * scale - 1
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.05])
+def test_r17_1_a_bot_pauses_like_a_person_never_instantly(scale: float) -> None:
+    rng = random.Random(6)
+    pauses = [think_ms({"legal": ["draw"]}, rng, scale) for _ in range(500)]
+    assert THINK_MS == (1000, 2000)
+    assert THINK_MS[0] * scale - 1 <= min(pauses) <= max(pauses) <= THINK_MS[1] * scale + 1
+    assert max(pauses) - min(pauses) > 0.8 * (THINK_MS[1] - THINK_MS[0]) * scale
+
+
+def test_act_at_waits_for_the_turn_and_says_none_when_there_is_nothing_to_do() -> None:
+    g = start(HANDS, dealer=1)
+    g.play_turn("discard")  # p1's turn ends: p2 may start 2 s later (R10.4)
+    rng = random.Random(7)
+    view = g.view("p2")
+    assert view["legal"] == []
+    at = act_at(view, g.now, rng)
+    assert at is not None and at >= view["turn"]["may_start_at"]
+    assert act_at(g.view("p1"), g.now, rng) is not None  # p1's crisp window
+    g.at(g.now + WINDOW_MS)
+    assert act_at(g.view("p1"), g.now, rng) is None
+
+
+def test_a_memory_from_json_plays_the_same_move() -> None:
+    bot = after_first_draw(HANDS, ["AH"])
+    bot.sync()
+    view = bot.g.view("p1")
+    copy = Memory.from_json(bot.memory.to_json())
+    assert choose(view, copy, bot.g.now, random.Random(0)) == \
+        choose(view, bot.memory, bot.g.now, random.Random(0))
