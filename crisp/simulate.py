@@ -173,7 +173,9 @@ def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
     turns = tally.turns_to_call
     return {
         "seed": seed, "games": games, "bots": "mixed" if levels is None else ",".join(levels),
-        "options": option_set, "wall_s": wall, "games_per_s": games / wall if wall else 0.0,
+        "options": option_set + (" + discard draws" if discard_draw and option_set == "default"
+                                 else ""),
+        "wall_s": wall, "games_per_s": games / wall if wall else 0.0,
         "rounds": tally.rounds, "levels": per_level,
         "median_turns_to_call": statistics.median(turns) if turns else None,
         "mean_turns_to_call": statistics.fmean(turns) if turns else None,

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from crisp.engine import (
     GAME_OVER,
-    PLAYING,
     ROUND_OVER,
     Event,
     Options,
@@ -36,12 +35,11 @@ from crisp.engine import (
     set_connected,
     view_for,
 )
-from crisp.engine.actions import Start
 
 from .memory import Memory
 from .moves import Message
 from .policy import choose
-from .timing import think_ms
+from .timing import act_at
 
 START_MS = 1_000_000
 ALL_OPTIONS: tuple[Options, ...] = tuple(
@@ -166,27 +164,27 @@ class _Referee:
         return round((seconds or 20) * 1000 * self.time_scale) + 1
 
     def schedule(self) -> None:
-        """Give every seat that has something to do a time to do it.
+        """Give every seat that has something to do a time to do it (`act_at`).
 
-        Only a change of the table can change what a seat may do, except the
-        clock making a turn's first draw legal, which `waiting` covers: so this
-        runs once per version."""
+        Only a change of the table can change what a seat may do (the clock
+        making a turn's first draw legal is in `act_at`): so this runs once per
+        version, and a seat keeps its time while it still has something to do."""
         state, now = self.state, self.now
         if state.version == self.scheduled:
             return
         self.scheduled = state.version
         turn = state.turn
+        turn_view = None if turn is None else {"player": self.ids[turn.player],
+                                               "may_start_at": turn.may_start_at}
         for seat, pid in enumerate(self.ids):
             kinds = legal(state, pid, now)
-            waiting = (state.status == PLAYING and turn is not None and turn.player == seat
-                       and state.holding is None and turn.may_start_at > now)
-            if not kinds and not waiting:
+            mine = turn is not None and turn.player == seat
+            glance = {"status": state.status, "you": pid, "legal": kinds, "turn": turn_view,
+                      "holding": state.holding if mine else None}  # what act_at reads
+            at = act_at(glance, now, self.rng, self.time_scale)
+            if at is None:
                 self.due[pid] = None
-                continue
-            if self.due[pid] is None:
-                at = now + think_ms({"legal": kinds}, self.rng, self.time_scale)
-                if waiting and turn is not None:
-                    at = max(at, turn.may_start_at)
+            elif self.due[pid] is None:
                 if self.stall_chance and "crisp" not in kinds and \
                         self.rng.random() < self.stall_chance:
                     at += self.stall_ms()  # a slow seat: exercises R14.2 timeouts
@@ -222,7 +220,8 @@ class _Referee:
         self.deliver(events)
 
     def run(self, max_steps: int, max_rounds: int | None) -> GameResult:
-        self.state, events = self.apply_fn(self.state, "p1", Start(), self.now, self.rng)
+        start = action_from_dict({"type": "start"})
+        self.state, events = self.apply_fn(self.state, "p1", start, self.now, self.rng)
         self.result.actions += 1
         if self.script:
             self.result.script.append(Step("start", self.now))
