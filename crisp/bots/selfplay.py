@@ -38,7 +38,7 @@ from crisp.engine import (
 
 from .memory import Memory
 from .moves import Message
-from .policy import choose
+from .policy import Policy, choose
 from .timing import act_at
 
 START_MS = 1_000_000
@@ -102,8 +102,9 @@ class _Referee:
     def __init__(self, levels: Sequence[str], rng: random.Random, options: Options,
                  time_scale: float, deck: list[str] | None, dealer: int | None,
                  stall_chance: float, keep: bool, script: bool, views: bool,
-                 apply_fn: ApplyFn, advance_fn: AdvanceFn) -> None:
+                 apply_fn: ApplyFn, advance_fn: AdvanceFn, policy: Policy) -> None:
         self.rng = rng
+        self.policy = policy
         self.time_scale = time_scale
         self.stall_chance = stall_chance
         self.keep, self.script, self.views = keep, script, views
@@ -207,8 +208,8 @@ class _Referee:
         at, pid = min(due)
         self.now = max(self.now, at)
         self.due[pid] = None
-        message = choose(view_for(self.state, pid, self.now), self.memory[pid], self.now,
-                         self.seat_rng[pid])
+        message = self.policy(view_for(self.state, pid, self.now), self.memory[pid], self.now,
+                              self.seat_rng[pid])
         self.result.decisions += 1
         if self.script:
             self.result.script.append(Step("decide", self.now, pid, message))
@@ -252,6 +253,7 @@ def play_game(
     max_rounds: int | None = None,
     apply_fn: ApplyFn = apply,
     advance_fn: AdvanceFn = advance,
+    policy: Policy = choose,
 ) -> GameResult:
     """Play one whole game, seat i at `levels[i]` ("easy", "normal" or "random").
 
@@ -261,7 +263,9 @@ def play_game(
     timer (R14.2). `deck`/`dealer` stack the first round (engine test hooks).
     `keep` records every state and event, `script` every decision, `views`
     feeds each memory the view with every update, as a server does.
-    `max_rounds` stops the game once that many rounds are over.
+    `max_rounds` stops the game once that many rounds are over. `policy`
+    replaces `crisp.bots.choose` (e.g. a random player that rarely calls);
+    `apply_fn`/`advance_fn` wrap the engine calls (timing, checks).
     """
     return _Referee(levels, rng, options or Options(), time_scale, deck, dealer, stall_chance,
-                    keep, script, views, apply_fn, advance_fn).run(max_steps, max_rounds)
+                    keep, script, views, apply_fn, advance_fn, policy).run(max_steps, max_rounds)

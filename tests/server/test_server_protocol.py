@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from crisp import engine
+from crisp.bots import random_move
+from crisp.bots.selfplay import play_game, random_options
 from crisp.engine import Event, IllegalAction, Options, State
-from crisp.engine.random_play import play_random_game
 from crisp.server.errors import (
     FAILURES,
     HTTP_INTERNAL,
@@ -149,12 +150,16 @@ def test_the_models_describe_every_view_and_event_of_random_games() -> None:
         check(new, events, now)
         return new, events
 
+    def rarely_calls(view: dict[str, Any], memory: Any, now: int, rng: Any) -> Any:
+        return random_move(view, rng, crisp_chance=0.01)
+
     rng = random.Random(8)
     for players in range(2, 9):
-        play_random_game(players, rng, apply_fn=apply, advance_fn=advance)
+        play_game(["random"] * players, rng, options=random_options(rng), stall_chance=0.03,
+                  apply_fn=apply, advance_fn=advance)
     # rare crisp calls make long rounds that use up the stock (R4.2 reshuffle)
-    play_random_game(8, rng, options=Options(50, None, False), crisp_chance=0.01,
-                     apply_fn=apply, advance_fn=advance)
+    play_game(["random"] * 8, random.Random(8), options=Options(50, None, False),
+              policy=rarely_calls, apply_fn=apply, advance_fn=advance)
     assert {"stock_rebuilt", "timeout", "round_over", "game_over", "peek", "queen"} <= seen
 
 
