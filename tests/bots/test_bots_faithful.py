@@ -29,30 +29,17 @@ from crisp.engine import (
     Event,
     IllegalAction,
     Options,
-    State,
     action_from_dict,
-    add_player,
     advance,
     apply,
-    new_table,
     redact,
-    set_connected,
     view_for,
 )
 from crisp.engine.actions import Start
-from tests.engine.helpers import card_strings
+from tests.engine.helpers import card_strings, lobby
 
 FACES = {c.text for c in FULL_DECK if c.face}
 Redactor = Callable[[Event, str], dict[str, Any] | None]
-
-
-def _table(players: int, options: Options, deck: list[str], dealer: int) -> State:
-    state = new_table("P1", options, test_deck=deck, test_dealer=dealer)
-    for i in range(2, players + 1):
-        state, _, _ = add_player(state, f"P{i}", 0)
-    for p in list(state.players):
-        state, _ = set_connected(state, p.id, True, 0)
-    return state
 
 
 def replay(script: list[Step], players: int, options: Options, deck: list[str], dealer: int,
@@ -63,7 +50,7 @@ def replay(script: list[Step], players: int, options: Options, deck: list[str], 
     Returns the seat's trace (every update it received, every decision it made)
     and every event (unredacted). `upto` stops before the first round's reveal.
     """
-    state = _table(players, options, deck, dealer)
+    state = lobby(players, deck=deck, dealer=dealer, options=options).state
     memory, rng, quiet = Memory(seat, level), random.Random(seed), random.Random(0)
     trace: list[Any] = []
     log: list[Event] = []
