@@ -35,7 +35,6 @@ from crisp.engine import (
     redact,
     view_for,
 )
-from crisp.engine.actions import Start
 from tests.engine.helpers import card_strings, lobby
 
 FACES = {c.text for c in FULL_DECK if c.face}
@@ -57,7 +56,8 @@ def replay(script: list[Step], players: int, options: Options, deck: list[str], 
     for step in script[:upto]:
         events: list[Event] = []
         if step.kind == "start":
-            state, events = apply(state, "p1", Start(), step.now, quiet)
+            state, events = apply(state, "p1", action_from_dict({"type": "start"}), step.now,
+                                   quiet)
         elif step.kind == "advance":
             state, events = advance(state, step.now)
         else:
