@@ -4,15 +4,28 @@ A reducer: a state, a player, an action and `now` (ms) in; a new state and
 events out. See docs/engine-api.md.
 """
 
-from .actions import ACTION_TYPES, SLOTS, Action, action_from_dict, action_type
+from .actions import ACTION_TYPES, SLOTS, Action, action_type
 from .cards import FULL_DECK, Card, parse_deck
 from .clock import next_deadline
-from .errors import IllegalAction
+from .errors import ActionError, ErrorCode, IllegalAction, InvalidAction
 from .events import Event, redact
 from .legality import legal_types
-from .state import GAME_OVER, LOBBY, PEEK, PLAYING, ROUND_OVER, Options, Player, State
+from .state import (
+    GAME_OVER,
+    LOBBY,
+    PEEK,
+    PLAYING,
+    ROUND_OVER,
+    Options,
+    Player,
+    RoundResult,
+    State,
+    Turn,
+)
 from .table import add_player, advance, apply, new_table, remove_player, set_connected
 from .view import view_for
+from .vocabulary import Slot, Source, Status
+from .wire import action_from_dict, action_to_dict
 
 
 def legal(state: State, player: str, now: int) -> list[str]:
@@ -23,7 +36,9 @@ def legal(state: State, player: str, now: int) -> list[str]:
 
 __all__ = [
     "ACTION_TYPES", "FULL_DECK", "GAME_OVER", "LOBBY", "PEEK", "PLAYING", "ROUND_OVER", "SLOTS",
-    "Action", "Card", "Event", "IllegalAction", "Options", "Player", "State",
-    "action_from_dict", "action_type", "add_player", "advance", "apply", "legal", "new_table",
-    "next_deadline", "parse_deck", "redact", "remove_player", "set_connected", "view_for",
+    "Action", "ActionError", "Card", "ErrorCode", "Event", "IllegalAction", "InvalidAction",
+    "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
+    "action_from_dict", "action_to_dict", "action_type", "add_player", "advance", "apply",
+    "legal", "new_table", "next_deadline", "parse_deck", "redact", "remove_player",
+    "set_connected", "view_for",
 ]

@@ -1,26 +1,32 @@
-"""Actions a seat can take, as small frozen values, and their parsing from the wire."""
+"""Actions a seat can take, as small frozen values, and the check that turns any
+object into a well-formed action or an `InvalidAction`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from .errors import IllegalAction
+from .errors import InvalidAction
+from .vocabulary import SOURCE_OF, Slot, Source
 
-SLOTS: tuple[str, str, str] = ("left", "middle", "right")
-SLOT_INDEX = {name: i for i, name in enumerate(SLOTS)}
+SLOTS: tuple[str, str, str] = ("left", "middle", "right")  # the labels of Slot, in order
 LIMITS = (50, 100, 150)  # R15.1
 DRAW_SECONDS = (30, 45, 60, None)  # R14.1
 
 
 @dataclass(frozen=True, slots=True)
 class SetOptions:
-    """Host, lobby: change any subset of the options (R13-R16.1)."""
+    """Host, lobby: change any subset of the options (R13-R16.1).
+
+    `None` leaves an option as it is, except that `draw_seconds=None` means "no
+    limit" when `set_draw_seconds` is set (R14.1); a `draw_seconds` other than
+    None needs `set_draw_seconds=True` too.
+    """
 
     limit: int | None = None
     draw_seconds: int | None = None
     discard_draw: bool | None = None
-    set_draw_seconds: bool = False  # draw_seconds=None means "no limit" when this is set
+    set_draw_seconds: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +50,14 @@ class Ready:
 class Draw:
     """Draw from the stock (R4.1) or the discard pile (R13)."""
 
-    source: str = "stock"
+    source: Source = Source.STOCK
 
 
 @dataclass(frozen=True, slots=True)
 class Swap:
     """Swap the held card into a slot (R5.1)."""
 
-    slot: int
+    slot: Slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +74,9 @@ class UseJack:
 class UseQueen:
     """Play a Queen drawn from the stock (R8)."""
 
-    slot: int
+    slot: Slot
     target: str
-    target_slot: int
+    target_slot: Slot
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,16 +104,13 @@ Action = (
     | CallCrisp | NextRound | Rematch
 )
 
-ACTION_TYPES: tuple[str, ...] = (
-    "options", "start", "kick", "ready", "draw", "swap", "discard",
-    "jack", "queen", "king", "crisp", "next_round", "rematch",
-)
-
 TYPE_OF: dict[type, str] = {
     SetOptions: "options", Start: "start", Kick: "kick", Ready: "ready", Draw: "draw",
     Swap: "swap", Discard: "discard", UseJack: "jack", UseQueen: "queen", UseKing: "king",
     CallCrisp: "crisp", NextRound: "next_round", Rematch: "rematch",
 }
+CLASS_OF: dict[str, type] = {kind: cls for cls, kind in TYPE_OF.items()}
+ACTION_TYPES: tuple[str, ...] = tuple(TYPE_OF.values())  # protocol order
 
 
 def action_type(action: Action) -> str:
@@ -115,64 +118,74 @@ def action_type(action: Action) -> str:
     return TYPE_OF[type(action)]
 
 
-def _bad(message: str) -> IllegalAction:
-    return IllegalAction("bad_message", message)
+_MISSING = object()
 
 
-def _slot(msg: dict[str, Any], key: str) -> int:
-    value = msg.get(key)
-    if not isinstance(value, str) or value not in SLOT_INDEX:
-        raise _bad(f"{key} must be one of left, middle, right")
-    return SLOT_INDEX[value]
-
-
-def _player(msg: dict[str, Any], key: str) -> str:
-    value = msg.get(key)
-    if not isinstance(value, str) or not value:
-        raise _bad(f"{key} must be a player id")
+def _get(action: object, name: str) -> Any:
+    value = getattr(action, name, _MISSING)
+    if value is _MISSING:
+        raise InvalidAction(f"{name} is missing")
     return value
 
 
-def _options(msg: dict[str, Any]) -> SetOptions:
-    limit = msg.get("limit")
-    if "limit" in msg and (type(limit) is not int or limit not in LIMITS):
-        raise _bad("limit must be 50, 100 or 150")
-    seconds = msg.get("draw_seconds")
-    if "draw_seconds" in msg and not (
-        seconds is None or (type(seconds) is int and seconds in DRAW_SECONDS)
-    ):
-        raise _bad("draw_seconds must be 30, 45, 60 or null")
-    discard_draw = msg.get("discard_draw")
-    if "discard_draw" in msg and not isinstance(discard_draw, bool):
-        raise _bad("discard_draw must be true or false")
-    return SetOptions(limit, seconds, discard_draw, "draw_seconds" in msg)
+def _slot(value: object, name: str) -> Slot:
+    if type(value) is Slot:
+        return value
+    if type(value) is int and 0 <= value < len(_SLOTS):
+        return _SLOTS[value]
+    raise InvalidAction(f"{name} must be one of left, middle, right")
 
 
-def action_from_dict(msg: dict[str, Any]) -> Action:
-    """Build an action from a protocol client message (`id` is ignored).
+def _player(value: object, name: str) -> str:
+    if type(value) is not str or not value:
+        raise InvalidAction(f"{name} must be a player id")
+    return value
 
-    Raises IllegalAction("bad_message") for an unknown type or bad fields.
-    """
-    if not isinstance(msg, dict):
-        raise _bad("a message is a JSON object")
-    kind = msg.get("type")
-    if kind == "draw":
-        source = msg.get("source", "stock")
-        if source not in ("stock", "discard"):
-            raise _bad("source must be stock or discard")
-        return Draw(source)
-    if kind == "swap":
-        return Swap(_slot(msg, "slot"))
-    if kind == "queen":
-        return UseQueen(_slot(msg, "slot"), _player(msg, "target"), _slot(msg, "target_slot"))
-    if kind == "kick":
-        return Kick(_player(msg, "player"))
-    if kind == "options":
-        return _options(msg)
-    simple: dict[str, Action] = {
-        "start": Start(), "ready": Ready(), "discard": Discard(), "jack": UseJack(),
-        "king": UseKing(), "crisp": CallCrisp(), "next_round": NextRound(), "rematch": Rematch(),
-    }
-    if isinstance(kind, str) and kind in simple:
-        return simple[kind]
-    raise _bad(f"unknown action type {kind!r}")
+
+def _source(value: object) -> Source:
+    if type(value) is Source:
+        return value
+    if type(value) is str and value in SOURCE_OF:
+        return SOURCE_OF[value]
+    raise InvalidAction("source must be stock or discard")
+
+
+_SLOTS: tuple[Slot, ...] = tuple(Slot)  # by index; cheaper than Slot(i)
+
+
+def _options(action: object) -> SetOptions:
+    limit, seconds = _get(action, "limit"), _get(action, "draw_seconds")
+    discard_draw, set_seconds = _get(action, "discard_draw"), _get(action, "set_draw_seconds")
+    if limit is not None and (type(limit) is not int or limit not in LIMITS):
+        raise InvalidAction("limit must be 50, 100 or 150")
+    if not (seconds is None or (type(seconds) is int and seconds in DRAW_SECONDS)):
+        raise InvalidAction("draw_seconds must be 30, 45, 60 or null")
+    if not (discard_draw is None or type(discard_draw) is bool):
+        raise InvalidAction("discard_draw must be true or false")
+    if type(set_seconds) is not bool or (seconds is not None and not set_seconds):
+        raise InvalidAction("set_draw_seconds must be true when draw_seconds is given")
+    return SetOptions(limit, seconds, discard_draw, set_seconds)
+
+
+def checked(action: object) -> Action:
+    """`action` as a well-formed engine action (slots as `Slot`, sources as
+    `Source`), or InvalidAction: not an action, an ill-typed field or a value the
+    protocol cannot express (a slot out of 0-2, a limit of 7, ...)."""
+    cls = type(action)
+    if cls not in TYPE_OF:
+        raise InvalidAction(f"not an action: {cls.__name__}")
+    if cls is Draw:
+        source = _get(action, "source")
+        return cast(Draw, action) if type(source) is Source else Draw(_source(source))
+    if cls is Swap:
+        slot = _get(action, "slot")
+        return cast(Swap, action) if type(slot) is Slot else Swap(_slot(slot, "slot"))
+    if cls is UseQueen:
+        return UseQueen(_slot(_get(action, "slot"), "slot"),
+                        _player(_get(action, "target"), "target"),
+                        _slot(_get(action, "target_slot"), "target_slot"))
+    if cls is Kick:
+        return Kick(_player(_get(action, "player"), "player"))
+    if cls is SetOptions:
+        return _options(action)
+    return cast(Action, action)  # the other actions have no fields

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from .events import Event
 from .rounds import end_peek, end_turn
-from .state import PEEK, PLAYING, State
+from .state import State
 from .turns import take_from_stock
+from .vocabulary import PEEK, PLAYING
 
 
 def next_deadline(state: State) -> int | None:
@@ -16,8 +17,9 @@ def next_deadline(state: State) -> int | None:
         times.append(state.peek_ends_at)
     if state.window is not None:
         times.append(state.window.closes_at)
-    if state.status == PLAYING and state.turn is not None and state.turn.draw_deadline is not None:
-        times.append(state.turn.draw_deadline)
+    turn = state.turn
+    if state.status == PLAYING and turn is not None and turn.draw_deadline is not None:
+        times.append(turn.draw_deadline)
     return min(times) if times else None
 
 

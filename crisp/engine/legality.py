@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from .actions import ACTION_TYPES
 from .clock import at_moment
-from .errors import IllegalAction
-from .state import GAME_OVER, LOBBY, MAX_PLAYERS, MIN_PLAYERS, PEEK, PLAYING, ROUND_OVER, State
+from .errors import (
+    BAD_MESSAGE,
+    ILLEGAL,
+    NOT_HOST,
+    NOT_YOUR_TURN,
+    TOO_EARLY,
+    WRONG_PHASE,
+    ErrorCode,
+    IllegalAction,
+)
+from .state import MAX_PLAYERS, MIN_PLAYERS, State
+from .vocabulary import GAME_OVER, LOBBY, PEEK, PLAYING, ROUND_OVER, STOCK
 
 HOST_ONLY = {"options": LOBBY, "start": LOBBY, "kick": LOBBY,
              "next_round": ROUND_OVER, "rematch": GAME_OVER}
@@ -15,7 +25,7 @@ TURN_TYPES = ("draw", "swap", "discard", "jack", "queen", "king", "crisp")
 OTHER_TYPES = tuple(t for t in ACTION_TYPES if t not in TURN_TYPES)
 
 # A refusal: (protocol error code, message, rule id or None).
-Refusal = tuple[str, str, str | None]
+Refusal = tuple[ErrorCode, str, str | None]
 
 
 def check_type(state: State, seat: int, kind: str, now: int) -> None:
@@ -34,20 +44,20 @@ def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     player = state.players[seat]
     if kind in HOST_ONLY:
         if player.id != state.host:
-            return ("not_host", f"only the host may {kind}", None)
+            return (NOT_HOST, f"only the host may {kind}", None)
         if state.status != HOST_ONLY[kind]:
-            return ("wrong_phase", f"{kind} is for the {HOST_ONLY[kind]} phase", None)
+            return (WRONG_PHASE, f"{kind} is for the {HOST_ONLY[kind]} phase", None)
         n = len(state.players)
         if kind == "start" and not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            return ("illegal", "a game needs 2 to 8 players", "R1.1")
+            return (ILLEGAL, "a game needs 2 to 8 players", "R1.1")
         if kind == "kick" and n < 2:
-            return ("illegal", "there is nobody to kick", None)
+            return (ILLEGAL, "there is nobody to kick", None)
         return None
     if kind == "ready":
         if state.status not in (PEEK, ROUND_OVER):
-            return ("wrong_phase", "ready is for the peek phase or a round's end", "R16.2")
+            return (WRONG_PHASE, "ready is for the peek phase or a round's end", "R16.2")
         if player.ready:
-            return ("illegal", "already ready", "R16.2")
+            return (ILLEGAL, "already ready", "R16.2")
         return None
     if kind == "crisp":
         return _crisp_refusal(state, seat)
@@ -56,48 +66,48 @@ def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
 
 def _crisp_refusal(state: State, seat: int) -> Refusal | None:
     if state.status != PLAYING:
-        return ("wrong_phase", "crisp is called during play", "R10.1")
+        return (WRONG_PHASE, "crisp is called during play", "R10.1")
     if state.caller is not None:
-        return ("illegal", "crisp has already been called this round", "R10.3")
+        return (ILLEGAL, "crisp has already been called this round", "R10.3")
     window = state.window
     if window is None or window.player != seat:
-        return ("illegal", "crisp is called right after one's own turn", "R10.4")
+        return (ILLEGAL, "crisp is called right after one's own turn", "R10.4")
     return None
 
 
 def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     if kind not in ACTION_TYPES:
-        return ("bad_message", f"unknown action type {kind!r}", None)
+        return (BAD_MESSAGE, f"unknown action type {kind!r}", None)
     turn = state.turn
     if state.status != PLAYING or turn is None:
-        return ("wrong_phase", f"{kind} is only possible during play", "R3")
+        return (WRONG_PHASE, f"{kind} is only possible during play", "R3")
     if turn.player != seat:
-        return ("not_your_turn", f"it is {state.players[turn.player].name}'s turn", "R3.1")
+        return (NOT_YOUR_TURN, f"it is {state.players[turn.player].name}'s turn", "R3.1")
     held = state.holding
     if kind == "draw":
         if held is not None:
-            return ("illegal", "resolve the card you hold first", "R3.2")
+            return (ILLEGAL, "resolve the card you hold first", "R3.2")
         if now < turn.may_start_at:
-            return ("too_early", "the turn may not start yet", "R10.4")
+            return (TOO_EARLY, "the turn may not start yet", "R10.4")
         return None
     if held is None:
-        return ("illegal", "draw a card first", "R5")
-    from_stock = turn.drawn_from == "stock"
+        return (ILLEGAL, "draw a card first", "R5")
+    from_stock = turn.drawn_from == STOCK
     if kind == "swap":
         if from_stock and held.face:
-            return ("illegal", "a J, Q or K from the stock never enters a hand", "R6.1")
+            return (ILLEGAL, "a J, Q or K from the stock never enters a hand", "R6.1")
     elif kind == "discard":
         if not from_stock:
-            return ("illegal", "a card taken from the discard pile must be swapped", "R13.2")
+            return (ILLEGAL, "a card taken from the discard pile must be swapped", "R13.2")
         if held.rank == "K":
-            return ("illegal", "a King drawn from the stock must be used", "R6.3")
+            return (ILLEGAL, "a King drawn from the stock must be used", "R6.3")
     elif kind in SPECIAL_RANK:
         if held.rank != SPECIAL_RANK[kind]:
-            return ("illegal", f"you are not holding a {kind}", "R5.3")
+            return (ILLEGAL, f"you are not holding a {kind}", "R5.3")
         if not from_stock:
-            return ("illegal", "a J, Q or K from the discard pile has no effect", "R13.3")
+            return (ILLEGAL, "a J, Q or K from the discard pile has no effect", "R13.3")
     else:
-        return ("wrong_phase", f"{kind} is not a turn action", None)
+        return (WRONG_PHASE, f"{kind} is not a turn action", None)
     return None
 
 

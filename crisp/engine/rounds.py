@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .actions import SLOTS
 from .cards import FULL_DECK, Card, card_text
 from .events import Event
-from .state import GAME_OVER, PEEK, PLAYING, ROUND_OVER, State, Turn, Window, copy_last_round
+from .state import RoundResult, State, Turn, Window
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
+from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, Slot
 
 
 class Rng(Protocol):
@@ -46,7 +46,7 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
         p.ready = False
     for k in range(3 * n):
         seat = (state.dealer + 1 + k) % n
-        state.players[seat].hand[k // n] = deck[k]
+        state.players[seat].hand[k // n] = deck[k]  # pass k // n fills that Slot
     state.stock = deck[3 * n:][::-1]  # top of the stock last
     state.discard = []
     state.holding = None
@@ -60,8 +60,8 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     events.append(Event("round_started", {"round": state.round,
                                           "dealer": state.players[state.dealer].id}))
     for p in state.players:  # R2.4: each player looks once at left and right
-        for slot in (0, 2):
-            events.append(Event("peek", {"player": p.id, "slot": SLOTS[slot],
+        for slot in (Slot.LEFT, Slot.RIGHT):
+            events.append(Event("peek", {"player": p.id, "slot": slot.label,
                                          "card": card_text(p.hand[slot])},
                                 to=p.id))
 
@@ -131,13 +131,15 @@ def end_round(state: State, events: list[Event]) -> None:
     for p in state.players:
         p.total += scores[p.id]
         p.ready = False
-    hands = {p.id: [c.text if c else None for c in p.hand] for p in state.players}
+    result = RoundResult(round=state.round, caller=caller_id, sums=sums, scores=scores,
+                         hands={p.id: [card_text(c) for c in p.hand] for p in state.players})
     totals = {p.id: p.total for p in state.players}
-    state.last_round = copy_last_round({"round": state.round, "caller": caller_id,
-                                        "hands": hands, "sums": sums, "scores": scores})
+    state.last_round = result
     state.status = ROUND_OVER
-    events.append(Event("round_over", {"hands": hands, "sums": sums, "scores": scores,
-                                       "totals": totals, "caller": caller_id}))
+    shown = result.to_json()
+    events.append(Event("round_over", {"hands": shown["hands"], "sums": shown["sums"],
+                                       "scores": shown["scores"], "totals": totals,
+                                       "caller": caller_id}))
     if any(t >= state.options.limit for t in totals.values()):  # R12.5
         best = min(totals.values())
         state.winners = [pid for pid, t in totals.items() if t == best]  # R12.6

@@ -25,14 +25,16 @@ from .actions import (
     UseKing,
     UseQueen,
     action_type,
+    checked,
 )
 from .cards import parse_deck
 from .clock import advance_in_place
-from .errors import IllegalAction
+from .errors import GAME_STARTED, ILLEGAL, ROOM_FULL, UNKNOWN_PLAYER, WRONG_PHASE, IllegalAction
 from .events import Event
 from .legality import check_type
 from .rounds import Rng, end_peek, peek_done, start_round
-from .state import LOBBY, MAX_PLAYERS, PEEK, ROUND_OVER, Options, Player, State
+from .state import MAX_PLAYERS, Options, Player, State
+from .vocabulary import LOBBY, PEEK, ROUND_OVER
 
 _SYSTEM_RNG: Rng = secrets.SystemRandom()
 
@@ -57,16 +59,16 @@ def new_table(
 def _seat(state: State, player: str) -> int:
     seat = state.seat_of(player)
     if seat is None:
-        raise IllegalAction("unknown_player", f"no player {player!r} at this table")
+        raise IllegalAction(UNKNOWN_PLAYER, f"no player {player!r} at this table")
     return seat
 
 
 def add_player(state: State, name: str, now: int) -> tuple[State, str, list[Event]]:
     """A new seat in the lobby (R1.1: at most 8)."""
     if state.status != LOBBY:
-        raise IllegalAction("game_started", "the game has already started")
+        raise IllegalAction(GAME_STARTED, "the game has already started")
     if len(state.players) >= MAX_PLAYERS:
-        raise IllegalAction("room_full", "the room has 8 players", "R1.1")
+        raise IllegalAction(ROOM_FULL, "the room has 8 players", "R1.1")
     new = state.copy()
     pid = f"p{new.next_player_no}"
     new.next_player_no += 1
@@ -79,7 +81,7 @@ def remove_player(state: State, player: str, now: int) -> tuple[State, list[Even
     """Remove a seat from the lobby (kick); the seats behind it move up."""
     _seat(state, player)
     if state.status != LOBBY:
-        raise IllegalAction("wrong_phase", "players can only be removed in the lobby")
+        raise IllegalAction(WRONG_PHASE, "players can only be removed in the lobby")
     new = state.copy()
     events: list[Event] = []
     _kick(new, player, events)
@@ -119,10 +121,13 @@ def apply(
 ) -> tuple[State, list[Event]]:
     """Apply `player`'s action at time `now` (after any deadline that fell due).
 
-    Raises IllegalAction with a protocol error code and rule id; the input state
-    is never changed. `rng` shuffles new decks and picks the first dealer; it
-    defaults to the operating system's CSPRNG.
+    Raises InvalidAction when `action` is not a well-formed action (whatever
+    object it is), IllegalAction with a protocol error code and rule id when the
+    rules refuse it now, and nothing else; the input state is never changed.
+    `rng` shuffles new decks and picks the first dealer; it defaults to the
+    operating system's CSPRNG.
     """
+    action = checked(action)
     seat = _seat(state, player)
     new = state.copy()
     events: list[Event] = []
@@ -168,7 +173,7 @@ def _kick(state: State, player: str, events: list[Event]) -> None:
     """Remove a seat in the lobby; the seats behind it move up. Not the host."""
     seat = _seat(state, player)
     if player == state.host:
-        raise IllegalAction("illegal", "the host cannot be removed")
+        raise IllegalAction(ILLEGAL, "the host cannot be removed")
     del state.players[seat]
     events.append(Event("left", {"player": player}))
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from .actions import SLOTS, Draw, Swap, UseQueen
+from .actions import Draw, Swap, UseQueen
 from .cards import Card
-from .errors import IllegalAction
+from .errors import ILLEGAL, UNKNOWN_PLAYER, IllegalAction
 from .events import Event
 from .rounds import end_turn
 from .state import State
 from .timing import deadline_from
+from .vocabulary import DISCARD, STOCK, Slot
 
 
 def take_from_stock(state: State, events: list[Event]) -> Card:
@@ -28,18 +29,19 @@ def draw(state: State, action: Draw, events: list[Event]) -> None:
     turn = state.turn
     assert turn is not None
     player = state.players[turn.player]
-    if action.source == "discard":
+    if action.source == DISCARD:
         if not state.options.discard_draw:
-            raise IllegalAction("illegal", "drawing from the discard pile is off", "R13.1")
+            raise IllegalAction(ILLEGAL, "drawing from the discard pile is off",
+                                "R13.1")
         if not state.discard:
-            raise IllegalAction("illegal", "the discard pile is empty", "R13.4")
+            raise IllegalAction(ILLEGAL, "the discard pile is empty", "R13.4")
         card = state.discard.pop()
-        events.append(Event("drew", {"player": player.id, "source": "discard",
+        events.append(Event("drew", {"player": player.id, "source": DISCARD,
                                      "card": card.text}))
     else:
         card = take_from_stock(state, events)
-        events.append(Event("drew", {"player": player.id, "source": "stock", "card": card.text},
-                            secret=("card",)))
+        events.append(Event("drew", {"player": player.id, "source": STOCK,
+                                     "card": card.text}, secret=("card",)))
     if turn.started:
         turn.extra_draws -= 1  # one of the King's extra draws (R9.1)
     turn.started = True
@@ -74,7 +76,7 @@ def swap(state: State, action: Swap, now: int, events: list[Event]) -> None:
     assert old is not None
     player.hand[action.slot] = _hold(state)
     state.discard.append(old)
-    events.append(Event("swapped", {"player": player.id, "slot": SLOTS[action.slot],
+    events.append(Event("swapped", {"player": player.id, "slot": action.slot.label,
                                     "discarded": old.text}))
     resolved(state, now, events)
 
@@ -96,10 +98,10 @@ def jack(state: State, now: int, events: list[Event]) -> None:
     player = state.players[state.turn.player]
     state.discard.append(card)
     events.append(Event("jack", {"player": player.id, "card": card.text}))
-    middle = player.hand[1]
+    middle = player.hand[Slot.MIDDLE]
     assert middle is not None
-    events.append(Event("peek", {"player": player.id, "slot": "middle", "card": middle.text},
-                        to=player.id))
+    events.append(Event("peek", {"player": player.id, "slot": Slot.MIDDLE.label,
+                                 "card": middle.text}, to=player.id))
     resolved(state, now, events)
 
 
@@ -111,23 +113,22 @@ def queen(state: State, action: UseQueen, now: int, events: list[Event]) -> None
     me = state.players[state.turn.player]
     target_seat = state.seat_of(action.target)
     if target_seat is None:
-        raise IllegalAction("unknown_player", f"no player {action.target!r}")
+        raise IllegalAction(UNKNOWN_PLAYER, f"no player {action.target!r}")
     if target_seat == state.turn.player:
-        raise IllegalAction("illegal", "a Queen swaps with another player", "R8.1")
+        raise IllegalAction(ILLEGAL, "a Queen swaps with another player", "R8.1")
     other = state.players[target_seat]  # R8.5: the crisp caller is a valid target
     mine, theirs = me.hand[action.slot], other.hand[action.target_slot]
     assert mine is not None and theirs is not None
     me.hand[action.slot], other.hand[action.target_slot] = theirs, mine
     state.discard.append(card)
-    events.append(Event("queen", {"player": me.id, "slot": SLOTS[action.slot],
-                                  "target": other.id,
-                                  "target_slot": SLOTS[action.target_slot],
+    events.append(Event("queen", {"player": me.id, "slot": action.slot.label,
+                                  "target": other.id, "target_slot": action.target_slot.label,
                                   "card": card.text}))
-    if action.slot != 1:  # R8.2
-        events.append(Event("peek", {"player": me.id, "slot": SLOTS[action.slot],
+    if action.slot != Slot.MIDDLE:  # R8.2
+        events.append(Event("peek", {"player": me.id, "slot": action.slot.label,
                                      "card": theirs.text}, to=me.id))
-    if action.target_slot != 1:  # R8.3, R8.4
-        events.append(Event("peek", {"player": other.id, "slot": SLOTS[action.target_slot],
+    if action.target_slot != Slot.MIDDLE:  # R8.3, R8.4
+        events.append(Event("peek", {"player": other.id, "slot": action.target_slot.label,
                                      "card": mine.text}, to=other.id))
     resolved(state, now, events)
 

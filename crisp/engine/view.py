@@ -7,7 +7,8 @@ from typing import Any
 from .cards import card_text
 from .clock import at_moment
 from .legality import legal_types
-from .state import GAME_OVER, PLAYING, ROUND_OVER, State, copy_last_round
+from .state import State
+from .vocabulary import GAME_OVER, PLAYING, ROUND_OVER
 
 _HIDDEN = [None, None, None]
 
@@ -65,6 +66,6 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "discard_count": len(state.discard),
         "holding": holding,
         "legal": legal_types(state, seat, now),
-        "last_round": copy_last_round(state.last_round),
+        "last_round": None if state.last_round is None else state.last_round.to_json(),
         "winners": list(state.winners),
     }

@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from crisp.engine import IllegalAction
+from crisp.engine import ActionError
 from crisp.store import StoreUnavailable
 
 from .hooks import ServerHooks
@@ -129,7 +129,7 @@ def describe_validation(errors: Sequence[Any], fallback: str, *, limit: int = 3)
 
 def failure_of(exc: BaseException) -> Failure | None:
     """The answer to `exc`, or None for an unexpected exception (answer `internal`)."""
-    if isinstance(exc, IllegalAction):
+    if isinstance(exc, ActionError):  # IllegalAction, or InvalidAction (bad_message)
         status = 409 if exc.code in _CONFLICTS else 422
         return Failure(str(exc.code), str(exc.message), status, rule=exc.rule)
     if isinstance(exc, ApiError):
@@ -167,7 +167,7 @@ def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
         return error_response(failure.http_status, failure.error_code, failure.message)
 
     handled: tuple[type[Exception], ...] = (
-        ApiError, IllegalAction, RequestValidationError, StarletteHTTPException, *FAILURES,
+        ApiError, ActionError, RequestValidationError, StarletteHTTPException, *FAILURES,
         Exception,
     )
     for kind in handled:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from crisp.engine import SLOTS
+from crisp import engine
 from crisp.engine import actions as engine_actions
 
 Slot = Literal["left", "middle", "right"]
@@ -28,8 +28,8 @@ PlayerId = Annotated[str, Field(min_length=1, max_length=32)]
 Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
 
 
-def _slot_index(slot: Slot) -> int:
-    return SLOTS.index(slot)
+def _slot_index(slot: Slot) -> engine.Slot:
+    return engine.Slot(engine.SLOTS.index(slot))
 
 
 class _Client(BaseModel):
@@ -114,7 +114,7 @@ class Draw(_ActionMsg):
     source: Source
 
     def to_action(self) -> engine_actions.Draw:
-        return engine_actions.Draw(self.source)
+        return engine_actions.Draw(engine.Source(self.source))
 
 
 class Swap(_ActionMsg):

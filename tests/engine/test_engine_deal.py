@@ -80,7 +80,7 @@ def test_r1_3_round_sums_use_card_values() -> None:
     g.play_turn()  # p1's final turn: discards 6C
     assert g.state.status == "round_over"
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 20, "p2": 9}
+    assert g.state.last_round.sums == {"p1": 20, "p2": 9}
 
 
 def test_r1_4_dealt_face_cards_count_ten_each() -> None:
@@ -89,7 +89,7 @@ def test_r1_4_dealt_face_cards_count_ten_each() -> None:
     g.act("p2", "crisp")
     g.play_turn()
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 30, "p2": 3}
+    assert g.state.last_round.sums == {"p1": 30, "p2": 3}
     # (J/Q/K entering a hand by a Queen swap: test_r8_*, by a discard draw: test_r13_3_*;
     #  never from the stock: test_r6_1_*)
 

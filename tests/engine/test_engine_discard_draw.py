@@ -103,7 +103,7 @@ def test_r13_3_a_king_from_the_pile_is_a_plain_ten() -> None:
     while g.state.status == "playing":
         g.play_turn()
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"]["p1"] == 1 + 2 + 10  # the King counts 10 (R1.4)
+    assert g.state.last_round.sums["p1"] == 1 + 2 + 10  # the King counts 10 (R1.4)
 
 
 def test_r13_4_with_an_empty_pile_the_player_must_draw_from_the_stock() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from crisp.engine import (
     IllegalAction,
+    InvalidAction,
     Options,
     action_from_dict,
     add_player,
@@ -176,7 +177,7 @@ def test_game_started(phase: str) -> None:
     {"type": "options", "discard_draw": "yes"},
 ])
 def test_bad_message(msg: dict[str, object]) -> None:
-    with pytest.raises(IllegalAction) as info:
+    with pytest.raises(InvalidAction) as info:
         action_from_dict(msg)
     assert info.value.code == "bad_message"
 

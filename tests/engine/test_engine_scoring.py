@@ -25,8 +25,8 @@ def test_r12_1_each_player_scores_the_total_of_their_three_cards() -> None:
     hands = {"p1": ["AS", "KS", "5H"], "p2": ["TD", "JD", "QD"], "p3": ["2S", "2H", "9H"]}
     g = _round(hands, "p3", dealer=2)
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 16, "p2": 30, "p3": 13}
-    assert g.state.last_round["scores"] == {"p1": 16, "p2": 30, "p3": 8}
+    assert g.state.last_round.sums == {"p1": 16, "p2": 30, "p3": 13}
+    assert g.state.last_round.scores == {"p1": 16, "p2": 30, "p3": 8}
 
 
 def test_r12_2_a_strictly_lowest_caller_scores_total_minus_five() -> None:
@@ -43,23 +43,23 @@ def test_r12_3_a_caller_tied_for_lowest_scores_total_plus_five() -> None:
     hands = {"p1": ["AS", "AH", "3S"], "p2": ["AD", "AC", "3H"], "p3": ["9S", "9H", "9D"]}
     g = _round(hands, "p1", dealer=2)
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 5, "p2": 5, "p3": 27}
-    assert g.state.last_round["scores"] == {"p1": 10, "p2": 5, "p3": 27}
+    assert g.state.last_round.sums == {"p1": 5, "p2": 5, "p3": 27}
+    assert g.state.last_round.scores == {"p1": 10, "p2": 5, "p3": 27}
 
 
 def test_r12_3_a_caller_higher_than_someone_scores_total_plus_five() -> None:
     hands = {"p1": ["AS", "AH", "4S"], "p2": ["9S", "9H", "9D"], "p3": ["AD", "AC", "3H"]}
     g = _round(hands, "p1", dealer=2)
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 6, "p2": 27, "p3": 5}
-    assert g.state.last_round["scores"] == {"p1": 11, "p2": 27, "p3": 5}
+    assert g.state.last_round.sums == {"p1": 6, "p2": 27, "p3": 5}
+    assert g.state.last_round.scores == {"p1": 11, "p2": 27, "p3": 5}
 
 
 def test_r12_3_sheet_example_tie_or_higher_is_plus_five_in_two_player_game() -> None:
     hands = {"p1": ["5S", "5H", "5D"], "p2": ["5C", "TS", "AH"]}  # 15 vs 16
     g = _round(hands, "p2", dealer=0)
     assert g.state.last_round is not None
-    assert g.state.last_round["scores"] == {"p1": 15, "p2": 21}
+    assert g.state.last_round.scores == {"p1": 15, "p2": 21}
 
 
 def test_r12_4_round_scores_add_up_into_running_totals() -> None:
@@ -70,9 +70,9 @@ def test_r12_4_round_scores_add_up_into_running_totals() -> None:
     g.ready_all()
     call_and_finish(g)
     lr = g.state.last_round
-    assert lr is not None and lr["round"] == 2
+    assert lr is not None and lr.round == 2
     assert {p.id: p.total for p in g.state.players} == {
-        "p1": -1 + lr["scores"]["p1"], "p2": 27 + lr["scores"]["p2"]}
+        "p1": -1 + lr.scores["p1"], "p2": 27 + lr.scores["p2"]}
     over = [e.data for e in g.log if e.kind == "round_over"][-1]
     assert over["totals"] == {p.id: p.total for p in g.state.players}
     assert {pl["id"]: pl["total"] for pl in g.view("p2")["players"]} == over["totals"]
@@ -145,9 +145,9 @@ def test_r15_1_the_host_picks_50_100_or_150(limit: int) -> None:
 
 @pytest.mark.parametrize("limit", [0, 75, 99, 200, "100", 100.0, None, True])
 def test_r15_1_other_limits_are_bad_messages(limit: object) -> None:
-    from crisp.engine import IllegalAction, action_from_dict
+    from crisp.engine import InvalidAction, action_from_dict
 
-    with pytest.raises(IllegalAction) as info:
+    with pytest.raises(InvalidAction) as info:
         action_from_dict({"type": "options", "limit": limit})
     assert info.value.code == "bad_message"
 

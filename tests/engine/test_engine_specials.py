@@ -128,7 +128,7 @@ def test_r1_4_a_face_card_enters_a_hand_by_a_queen_swap() -> None:
     g.act("p1", "crisp")
     g.play_turn()
     assert g.state.last_round is not None
-    assert g.state.last_round["sums"] == {"p1": 15, "p2": 12}
+    assert g.state.last_round.sums == {"p1": 15, "p2": 12}
 
 
 # -- R9 --------------------------------------------------------------------------------

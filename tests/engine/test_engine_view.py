@@ -149,7 +149,7 @@ def test_view_holding_only_for_the_holder(label: str, state: State, now: int) ->
         assert v["holding"] == want
         allowed = {v["discard_top"], want}
         if state.status in ("round_over", "game_over") or state.last_round:
-            for h in (state.last_round or {}).get("hands", {}).values():
+            for h in (state.last_round.hands if state.last_round else {}).values():
                 allowed.update(h)
         assert set(card_strings(v)) <= allowed - {None}, label
 

@@ -1,0 +1,70 @@
+"""The engine's vocabulary as enums: a table's phase, where a card was drawn from,
+and the three slots of a hand (R2.3).
+
+`Status` and `Source` are `StrEnum`s: each member *is* its protocol string, so
+it compares equal to it and `json.dumps` writes it unchanged. `Slot` is an
+`IntEnum` (an index into a hand) whose protocol text is `slot.label`.
+
+The members are also plain module names (`PLAYING`, `STOCK`, ...): in Python
+3.11 looking a member up on its class (`Status.PLAYING`) costs about 0.3 us,
+through `EnumType.__getattr__`, and the engine's hot paths (`refusal`,
+`next_deadline`, `view_for`) run thousands of times per second.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class Status(StrEnum):
+    """A table's phase (protocol.md, the view's `status`)."""
+
+    LOBBY = "lobby"
+    PEEK = "peek"  # R2.4, R16.2
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"  # R12, R16.5
+    GAME_OVER = "game_over"  # R12.5
+
+
+LOBBY = Status.LOBBY
+PEEK = Status.PEEK
+PLAYING = Status.PLAYING
+ROUND_OVER = Status.ROUND_OVER
+GAME_OVER = Status.GAME_OVER
+
+
+class Source(StrEnum):
+    """Where a drawn card came from: the stock (R4.1) or the discard pile (R13)."""
+
+    STOCK = "stock"
+    DISCARD = "discard"
+
+
+STOCK = Source.STOCK
+DISCARD = Source.DISCARD
+
+# Value to member, for reading JSON: a dict look-up costs a fraction of `Status(value)`.
+STATUS_OF: dict[str, Status] = {s.value: s for s in Status}
+SOURCE_OF: dict[str, Source] = {s.value: s for s in Source}
+
+
+class Slot(IntEnum):
+    """A position in a hand, left to right (R2.3); the value indexes `Player.hand`."""
+
+    LEFT = 0
+    MIDDLE = 1  # never looked at by its owner except through a Jack (R2.4, R7.1)
+    RIGHT = 2
+
+    @property
+    def label(self) -> str:
+        """The protocol text: "left", "middle" or "right"."""
+        return _LABELS[self]
+
+    @staticmethod
+    def parse(text: object) -> Slot | None:
+        """The slot named by a protocol text, or None for anything else."""
+        return _BY_LABEL.get(text) if isinstance(text, str) else None
+
+
+_LABELS: dict[Slot, str] = {s: s.name.lower() for s in Slot}
+_BY_LABEL: dict[str, Slot] = {label: s for s, label in _LABELS.items()}
