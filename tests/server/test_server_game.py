@@ -59,14 +59,14 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
     await ana.wait_legal("draw")
     await ana.act("draw", source="stock")
     await ana.wait_view(lambda v: v["holding"] == "QD")
-    mark_a, mark_b = len(ana.updates), len(ben.updates)
+    mark_a, mark_b = ana.mark(), ben.mark()
     await ana.act("queen", slot="left", target="p2", target_slot="middle")
     q = await ben.wait_event("queen", after=mark_b)
     assert {k: q[k] for k in ("player", "slot", "target", "target_slot")} == {
         "player": "p1", "slot": "left", "target": "p2", "target_slot": "middle"}
     assert await ana.wait_event("peek", after=mark_a) == {
         "kind": "peek", "player": "p1", "slot": "left", "card": "2S"}
-    await ben.wait_view(lambda v: v["turn"]["player"] == "p2")
+    await ben.wait_view(lambda v: v["turn"]["player"] == "p2", after=mark_b)
     assert [e for u in ben.updates[mark_b:] for e in u["events"] if e["kind"] == "peek"] == []
 
     # p2: King -> two extra draws (R9), discard one, swap the other, then call crisp (R10)

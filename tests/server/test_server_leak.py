@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crisp.server.messages import SERVER_ADAPTER
-from tests.support.play import may_draw, now_ms
+from tests.support.play import may_draw, now_ms, play_action
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import ThreadServer
@@ -271,12 +271,7 @@ async def play_seat(
                 await asyncio.sleep(rng.random() * 0.03)
             if v["options"]["draw_seconds"] and v["status"] == "playing" and rng.random() < 0.02:
                 await asyncio.sleep(0.35)  # past the 300 ms draw limit: R14 timeouts
-            fields = dict(action)
-            answer = await p.act(fields.pop("type"), **fields)
-            if answer["type"] == "error":  # refused: wait for news before deciding again
-                ups = len(p.updates)
-                with contextlib.suppress(AssertionError):
-                    await p.wait(lambda q, u=ups: len(q.updates) > u or q.closed, 0.05)
+            await play_action(p, action, settle=0.05)
         else:
             with contextlib.suppress(AssertionError):
                 await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, 0.05)

@@ -47,8 +47,8 @@ class Player:
         self.updates: list[dict[str, Any]] = []  # the `update` frames, in order
         self.errors: list[dict[str, Any]] = []  # the `error` frames, in order
         self.close_code: int | None = None
-        self._ids = itertools.count(1)
         self.close_reason: str = ""
+        self._ids = itertools.count(1)  # message ids of `act`
         self._changed = asyncio.Condition()
         self._reader = asyncio.create_task(self._read())
 
