@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from crisp.engine import ActionError
+from crisp.engine import ActionError, ErrorCode
 from crisp.store import StoreUnavailable
 
 from .hooks import ServerHooks
@@ -101,7 +101,7 @@ HTTP_STATUS_CODES: dict[int, str] = {
     422: ServerErrorCode.BAD_REQUEST,
 }
 # Engine refusals answered 409 Conflict over HTTP (protocol.md); the others 422.
-_CONFLICTS = frozenset({"room_full", "game_started"})
+_CONFLICTS = frozenset({ErrorCode.ROOM_FULL, ErrorCode.GAME_STARTED})
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:

@@ -20,16 +20,19 @@ from pydantic.json_schema import SkipJsonSchema
 from crisp import engine
 from crisp.engine import actions as engine_actions
 
+# The wire texts of the engine's vocabulary (`engine.Slot` labels, `engine.Source`,
+# `engine.Status` values; test_server_protocol.py checks they agree). Literals, not
+# the enums: strict validation of decoded JSON takes the plain strings.
 Slot = Literal["left", "middle", "right"]
 Source = Literal["stock", "discard"]
+Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
 MsgId = Annotated[str, Field(max_length=128)]
 PlayerId = Annotated[str, Field(min_length=1, max_length=32)]
-Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
 
 
-def _slot_index(slot: Slot) -> engine.Slot:
-    return engine.Slot(engine.SLOTS.index(slot))
+def _slot(label: Slot) -> engine.Slot:
+    return engine.Slot[label.upper()]
 
 
 class _Client(BaseModel):
@@ -124,7 +127,7 @@ class Swap(_ActionMsg):
     slot: Slot
 
     def to_action(self) -> engine_actions.Swap:
-        return engine_actions.Swap(_slot_index(self.slot))
+        return engine_actions.Swap(_slot(self.slot))
 
 
 class Discard(_ActionMsg):
@@ -155,7 +158,7 @@ class Queen(_ActionMsg):
 
     def to_action(self) -> engine_actions.UseQueen:
         return engine_actions.UseQueen(
-            _slot_index(self.slot), self.target, _slot_index(self.target_slot)
+            _slot(self.slot), self.target, _slot(self.target_slot)
         )
 
 

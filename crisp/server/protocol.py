@@ -3,7 +3,7 @@
 Every value here reaches clients, metrics or logs as its plain value (the enums
 are `IntEnum`/`StrEnum`), so the wire is exactly what protocol.md and
 docs/protocol-additions.md document. The engine's own error codes (`not_your_turn`,
-`illegal`, ...) come with its `IllegalAction`.
+`illegal`, `bad_message`, ...) are its `ErrorCode`.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ class CloseCode(IntEnum):
 
 class ServerErrorCode(StrEnum):
     """Error codes the server itself sends, on a socket (`error.code`) or over HTTP
-    (`{"error": {"code"}}`); the engine's refusals carry their own code."""
+    (`{"error": {"code"}}`). The engine's codes, `bad_message` among them, are
+    `crisp.engine.ErrorCode`."""
 
-    BAD_MESSAGE = "bad_message"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     BUSY = "busy"

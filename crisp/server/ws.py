@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket
 
+from crisp.engine import ErrorCode
 from crisp.store import StoreUnavailable
 
 from .codes import normalize_code
@@ -193,7 +194,7 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
             _error(conn, ctx, ServerErrorCode.TOO_LARGE, f"messages are limited to {limit} bytes")
             continue
         if text is None:
-            _error(conn, ctx, ServerErrorCode.BAD_MESSAGE,
+            _error(conn, ctx, ErrorCode.BAD_MESSAGE,
                    "binary frames are not accepted; send JSON text")
             continue
         await _handle_text(conn, ctx, text, received)
@@ -230,17 +231,17 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
     try:
         data = json.loads(text)
     except ValueError:
-        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, "not JSON")
+        _error(conn, ctx, ErrorCode.BAD_MESSAGE, "not JSON")
         return
     ref = _ref_of(data)
     try:
         msg = parse_client(data)
     except ValidationError as exc:
         message = describe_validation(exc.errors(), "invalid message")
-        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, message, ref)
+        _error(conn, ctx, ErrorCode.BAD_MESSAGE, message, ref)
         return
     if isinstance(msg, Hello):
-        _error(conn, ctx, ServerErrorCode.BAD_MESSAGE, "hello was already received", ref)
+        _error(conn, ctx, ErrorCode.BAD_MESSAGE, "hello was already received", ref)
         return
     kind = msg.type
     started = time.perf_counter()

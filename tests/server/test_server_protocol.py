@@ -8,7 +8,7 @@ import json
 import logging
 import random
 from enum import Enum
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -16,6 +16,7 @@ from crisp import engine
 from crisp.bots import random_move
 from crisp.bots.selfplay import play_game, random_options
 from crisp.engine import Event, IllegalAction, Options, State
+from crisp.server import messages
 from crisp.server.errors import (
     FAILURES,
     HTTP_INTERNAL,
@@ -85,6 +86,18 @@ def test_every_client_message_becomes_the_engines_action(data: dict[str, Any]) -
     action = parse_client(data).to_action()  # type: ignore[union-attr]
     assert action == engine.action_from_dict(data)
     assert engine.action_type(action) == data["type"]
+
+
+@pytest.mark.parametrize("data", VALID_MESSAGES, ids=lambda d: str(d["type"]))
+def test_the_engines_text_form_gives_the_message_back(data: dict[str, Any]) -> None:
+    action = parse_client(data).to_action()  # type: ignore[union-attr]
+    assert engine.action_to_dict(action) == {k: v for k, v in data.items() if k != "id"}
+
+
+def test_the_wire_literals_are_the_engines_vocabulary() -> None:
+    assert get_args(messages.Slot) == tuple(slot.label for slot in engine.Slot)
+    assert set(get_args(messages.Source)) == set(engine.Source)
+    assert set(get_args(messages.Status)) == set(engine.Status)
 
 
 def test_every_action_type_has_a_message() -> None:
