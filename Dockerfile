@@ -1,21 +1,22 @@
-# syntax=docker/dockerfile:1
-#
 # Crisp server image. See docs/deploy.md.
 #
 #   docker build -t crisp .
 #   docker run --init --rm -p 8000:8000 crisp                  # in-memory store, one process
 #   docker compose up                                         # with Redis (docker-compose.yml)
 #
-# Needs BuildKit (the default builder of Docker 23+ and of `docker compose`): the
-# pip cache below is a cache mount, so it speeds up rebuilds without ending up
-# in the image.
+# Needs BuildKit (the default builder of Docker 23+ and of `docker compose`), or
+# Buildah/podman: the pip cache below is a cache mount, so it speeds up rebuilds
+# without ending up in the image. No `# syntax=` line on purpose: the builder's
+# own Dockerfile frontend reads this file, so a build needs no frontend image
+# from a registry (docs/deploy.md, "Package mirrors and proxies").
 #
 # tests/ops/test_dockerfile.py replays the builder stage (its ENV, WORKDIR,
 # COPY and RUN lines, as written) in a plain venv on the host, so keep the
 # builder's RUN lines plain POSIX sh that refers to the venv only through
-# "$VIRTUAL_ENV" / PATH.
+# "$VIRTUAL_ENV" / PATH. .ci/container-check builds it for real.
 
 # Override to pin a digest: --build-arg PYTHON_IMAGE=python:3.11-slim@sha256:...
+# or to build on a base that trusts a TLS-intercepting proxy (docs/deploy.md).
 ARG PYTHON_IMAGE=python:3.11-slim
 
 # --- builder: a self-contained venv at /opt/venv with crisp and its dependencies ---
@@ -23,6 +24,9 @@ FROM ${PYTHON_IMAGE} AS builder
 
 ENV VIRTUAL_ENV=/opt/venv \
     PIP_DISABLE_PIP_VERSION_CHECK=1
+# A package mirror: --build-arg PIP_INDEX_URL=https://mirror.example/simple
+# (empty: PyPI). Build arguments of this stage stay out of the final image.
+ARG PIP_INDEX_URL=
 WORKDIR /build
 # A venv without pip/setuptools of its own (~15 MB less in the image): the
 # base image's pip installs into it with --python.

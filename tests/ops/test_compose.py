@@ -8,6 +8,7 @@ compose healthcheck deciding readiness.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -140,6 +141,30 @@ def test_app_healthcheck_follows_readyz(compose: dict) -> None:
             ).returncode
             == 1
         )
+
+
+def test_app_published_where_crisp_publish_says(compose: dict) -> None:
+    """docs/deploy.md: CRISP_PUBLISH (e.g. in .env) is the host side of the
+    app's port; unset, port 8000 on every interface as before."""
+    (spec,) = compose["services"]["app"]["ports"]
+    assert spec == "${CRISP_PUBLISH:-8000}:8000"
+
+
+def test_healthchecks_answer_within_seconds_of_start(compose: dict) -> None:
+    """start_interval (Docker 25+): during start_period the checks run every
+    second, so `app` starts soon after Redis is up and is healthy soon after
+    it is ready, instead of a whole interval later."""
+    for name in ("redis", "app"):
+        check = compose["services"][name]["healthcheck"]
+        start, interval = _seconds(check["start_interval"]), _seconds(check["interval"])
+        assert start <= 2 < interval, (name, check)
+        assert _seconds(check["start_period"]) >= 5 * start, (name, check)
+
+
+def _seconds(duration: str) -> float:
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+    number, unit = re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s|m|h)", duration).groups()  # type: ignore[union-attr]
+    return float(number) * units[unit]
 
 
 def test_fixed_project_name(compose: dict, compose_caddy: dict) -> None:
