@@ -17,6 +17,7 @@ The tests run in file order and share one stack and one game.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -29,19 +30,11 @@ from typing import Any
 import pytest
 import yaml
 
-from ._player import (
-    Player,
-    Seat,
-    create_room,
-    game_state,
-    http,
-    join_room,
-    my_turn,
-    play_turn,
-    play_until_a_discard,
-    settled,
-    start_game,
-)
+from tests.support.play import drive, simple_policy
+from tests.support.player import Player
+from tests.support.rooms import start_game, table
+from tests.support.servers import LiveServer
+
 from ._replay import free_port, http_get
 from ._stack import Stack, podman, run
 
@@ -59,23 +52,79 @@ if not COMPOSE:
 PROJECT = "crisp"  # docker-compose.yml's `name:`
 VOLUME = f"{PROJECT}_redis-data"
 APP_UID = 10001  # the Dockerfile's USER
+# What only play changes in a view (not presence, not the viewer's own fields).
+GAME_FIELDS = (
+    "code",
+    "status",
+    "round",
+    "dealer",
+    "turn",
+    "stock_count",
+    "discard_top",
+    "discard_count",
+    "options",
+    "host",
+)
+
+
+class Published(LiveServer):
+    """The stack, as a phone reaches it: the app's published port."""
+
+    def __init__(self, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
 
 
 @dataclass
 class Running:
     stack: Stack
-    http: str  # http://127.0.0.1:<published port>
-    ws: str
+    server: Published
 
 
 @dataclass
 class Game:
-    """One room in play, left waiting for `turn` (see _player.settled)."""
+    """A room in play, left waiting for the seat `turn` (see `_settled`)."""
 
     code: str
-    turn: Seat
-    other: Seat
+    turn: tuple[str, str]  # (player id, token) of the seat the table waits for
+    other: tuple[str, str]
     state: dict[str, Any]
+
+
+def _state(view: dict[str, Any]) -> dict[str, Any]:
+    state = {k: view.get(k) for k in GAME_FIELDS}
+    state["players"] = [(p["id"], p["name"], p["seat"], p["total"]) for p in view["players"]]
+    return state
+
+
+def _settled(pid: str) -> Any:
+    """`pid`'s turn, nothing drawn yet, no crisp window open: the table waits for
+    that player alone, and no timer can change it (no draw limit is set)."""
+
+    def check(v: dict[str, Any]) -> bool:
+        crisp = v.get("crisp") or {}
+        return (
+            v["status"] == "playing"
+            and (v["turn"] or {}).get("player") == pid
+            and v["turn"].get("drawn_from") is None
+            and crisp.get("window") is None
+            and not crisp.get("windows")
+        )
+
+    return check
+
+
+def _patient(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
+    """tests.support's simple policy, never calling crisp: the round goes on."""
+    action = simple_policy(p, v, now)
+    return None if action is not None and action["type"] == "crisp" else action
+
+
+async def _same_room(server: Published, game: Game) -> Player:
+    """Reconnect the seat the table waits for: the room is as it was left."""
+    player = await Player.join(server, game.code, *game.turn)
+    assert not player.closed, f"hello refused with {player.close_code}: the room is gone"
+    assert _state(player.view) == game.state
+    return player
 
 
 def _wait_ready(base: str, timeout_s: float = 30) -> None:
@@ -131,13 +180,6 @@ def _wait_restarted(stack: Stack, service: str, old_pid: int, timeout_s: float =
     raise AssertionError(f"{service} was not restarted within {timeout_s} s: {state}")
 
 
-def _same_room(running: Running, game: Game) -> Player:
-    """Reconnect the seat the table waits for: the room is as it was left."""
-    player = Player(running.ws, game.turn)
-    assert game_state(player.view) == game.state
-    return player
-
-
 # --- fixtures ---------------------------------------------------------------
 
 
@@ -158,30 +200,34 @@ def running(repo: Path) -> Iterator[Running]:
         stack.compose("up", "-d")
         stack.wait_healthy("redis")
         stack.wait_healthy("app")
-        yield Running(stack, f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}")
+        yield Running(stack, Published(port))
     finally:
         stack.compose("down", "--volumes", timeout_s=120)
 
 
+async def _play(server: Published) -> Game:
+    code, players = await table(server, 2)
+    try:
+        await start_game(players)
+        first = next(p for p in players if p.view["turn"]["player"] == p.pid)
+        second = next(p for p in players if p is not first)
+        # One whole turn: draw from the stock, discard (a King is played first,
+        # R6.3, and its extra draws discarded), until the turn passes.
+        await drive(first, _patient, lambda p: p.view["turn"]["player"] != p.pid)
+        view = await second.wait_view(_settled(second.pid), what="the turn handed on")
+        kinds = {e["kind"] for e in first.events()}
+        assert {"round_started", "drew", "discarded"} <= kinds, kinds
+        return Game(code, (second.pid, second.token), (first.pid, first.token), _state(view))
+    finally:
+        for p in players:
+            await p.close()
+
+
 @pytest.fixture(scope="module")
 def game(running: Running) -> Game:
-    """A room created and played through the published port: start, ready, and
-    one turn (draw from the stock, discard)."""
-    host_seat = create_room(running.http, "Ana")
-    guest_seat = join_room(running.http, host_seat.code, "Bo")
-    host, guest = Player(running.ws, host_seat), Player(running.ws, guest_seat)
-    try:
-        start_game(host, guest)
-        first, second = (host, guest) if my_turn(host)(host.view) else (guest, host)
-        waiting = play_until_a_discard(first, second)
-        other = guest if waiting is host else host
-        view = waiting.wait(settled(waiting), what="handing the turn on")
-        kinds = {e["kind"] for e in host.events + guest.events}
-        assert {"round_started", "drew", "discarded"} <= kinds, kinds
-        return Game(host_seat.code, waiting.seat, other.seat, game_state(view))
-    finally:
-        host.close()
-        guest.close()
+    """A room created and played through the published port: `hello`, `start`,
+    `ready`, and one turn of `draw` and `discard`."""
+    return asyncio.run(_play(running.server))
 
 
 # --- the files, as Compose reads them -----------------------------------------
@@ -230,9 +276,10 @@ def test_image_keeps_healthcheck_user_and_cmd(running: Running) -> None:
 def test_healthy_and_ready_through_the_published_port(running: Running) -> None:
     for service in ("redis", "app"):
         assert running.stack.inspect(service)["State"]["Health"]["Status"] == "healthy"
-    assert http_get(f"{running.http}/healthz")[0] == 200
-    assert http_get(f"{running.http}/readyz")[0] == 200
-    status, _, page = http_get(f"{running.http}/")
+    base = running.server.base
+    assert http_get(f"{base}/healthz")[0] == 200
+    assert http_get(f"{base}/readyz")[0] == 200
+    status, _, page = http_get(f"{base}/")
     assert status == 200 and b"<html" in page.lower()
 
 
@@ -252,7 +299,7 @@ def test_redis_private_append_only_on_the_named_volume(running: Running) -> None
     assert podman("port", stack.container("app")).split() == [
         "8000/tcp",
         "->",
-        running.http.removeprefix("http://"),
+        running.server.base.removeprefix("http://"),
     ]
     assert stack.exec("redis", "redis-cli", "CONFIG", "GET", "appendonly").split() == [
         "appendonly",
@@ -271,26 +318,25 @@ def test_redis_private_append_only_on_the_named_volume(running: Running) -> None
 def test_room_created_and_played_over_the_published_port(game: Game) -> None:
     assert game.state["status"] == "playing"
     assert game.state["discard_count"] >= 1 and game.state["discard_top"]
-    assert game.state["turn"]["player"] == game.turn.player_id
+    assert game.state["turn"]["player"] == game.turn[0]
 
 
-def test_sigterm_closes_sockets_with_1012_and_the_room_survives_the_restart(
+async def test_sigterm_closes_sockets_with_1012_and_the_room_survives_the_restart(
     running: Running, game: Game
 ) -> None:
-    stack = running.stack
-    waiting, other = _same_room(running, game), Player(running.ws, game.other)
+    stack, server = running.stack, running.server
+    players = [await _same_room(server, game), await Player.join(server, game.code, *game.other)]
     pid = stack.inspect("app")["State"]["Pid"]
     os.kill(pid, signal.SIGTERM)  # what `docker stop` sends (init: true forwards it)
     try:
-        assert waiting.wait_closed(timeout_s=15) == 1012
-        assert other.wait_closed(timeout_s=15) == 1012
+        assert [await p.wait_closed(timeout=15) for p in players] == [1012, 1012]
     finally:
-        waiting.close()
-        other.close()
+        for p in players:
+            await p.close()
     _wait_restarted(stack, "app", pid)  # restart: unless-stopped
     stack.wait_healthy("app")
-    _wait_ready(running.http)
-    _same_room(running, game).close()
+    _wait_ready(server.base)
+    await (await _same_room(server, game)).close()
     logs = stack.logs("app")
     assert "Traceback" not in logs, logs[-3000:]
     assert any(
@@ -300,30 +346,34 @@ def test_sigterm_closes_sockets_with_1012_and_the_room_survives_the_restart(
     ), logs[-3000:]
 
 
-def test_room_survives_redis_sigkill(running: Running, game: Game) -> None:
-    stack = running.stack
+async def test_room_survives_redis_sigkill(running: Running, game: Game) -> None:
+    stack, server = running.stack, running.server
     pid = stack.inspect("redis")["State"]["Pid"]
     os.kill(pid, signal.SIGKILL)  # no chance to save: only the append-only file remains
     _wait_restarted(stack, "redis", pid)  # restart: unless-stopped
     stack.wait_healthy("redis")
-    _wait_ready(running.http)
+    _wait_ready(server.base)
     stack.wait_healthy("app")
-    _same_room(running, game).close()
+    await (await _same_room(server, game)).close()
 
 
-def test_room_survives_down_and_up_on_the_same_volume(running: Running, game: Game) -> None:
-    stack = running.stack
+async def test_room_survives_down_and_up_on_the_same_volume(running: Running, game: Game) -> None:
+    stack, server = running.stack, running.server
     stack.compose("down")
     assert stack.containers() == []
     assert json.loads(podman("volume", "inspect", VOLUME))[0]["Name"] == VOLUME
     stack.compose("up", "-d")
     stack.wait_healthy("redis")
     stack.wait_healthy("app")
-    _wait_ready(running.http)
-    player = _same_room(running, game)
+    _wait_ready(server.base)
+    player = await _same_room(server, game)
     try:
-        assert play_turn(player)[0] == "draw"  # and the room still plays
+        await player.wait_legal("draw")  # and the game goes on
+        answer = await player.act("draw", source="stock")
+        assert answer["type"] == "update" and player.view["turn"]["drawn_from"] == "stock"
     finally:
-        player.close()
-    status, room = http(running.http, "GET", f"/api/rooms/{game.code}")
-    assert status == 200 and room["status"] == "playing", room
+        await player.close()
+    # A joiner is refused now, as in any started game: the room knows it is in play.
+    async with server.http() as client:
+        refused = await client.post(f"/api/rooms/{game.code}/players", json={"name": "Late"})
+    assert refused.status_code == 409, refused.text
