@@ -60,30 +60,19 @@ class Stack:
             cwd=self.project_dir,
         )
 
+    def containers(self, service: str | None = None) -> list[str]:
+        """The names of the project's containers (of one service), running or not."""
+        labels = [f"com.docker.compose.project={self.project}"]
+        if service is not None:
+            labels.append(f"com.docker.compose.service={service}")
+        filters = [arg for label in labels for arg in ("--filter", f"label={label}")]
+        return podman("ps", "--all", "--format", "{{.Names}}", *filters).split()
+
     def container(self, service: str) -> str:
-        """The name of the service's one container (running or not)."""
-        names = podman(
-            "ps",
-            "--all",
-            "--format",
-            "{{.Names}}",
-            "--filter",
-            f"label=com.docker.compose.project={self.project}",
-            "--filter",
-            f"label=com.docker.compose.service={service}",
-        ).split()
+        """The name of the service's one container."""
+        names = self.containers(service)
         assert len(names) == 1, f"service {service}: containers {names}"
         return names[0]
-
-    def containers(self) -> list[str]:
-        return podman(
-            "ps",
-            "--all",
-            "--format",
-            "{{.Names}}",
-            "--filter",
-            f"label=com.docker.compose.project={self.project}",
-        ).split()
 
     def inspect(self, service: str) -> dict[str, Any]:
         data: list[dict[str, Any]] = json.loads(podman("inspect", self.container(service)))
