@@ -43,6 +43,7 @@ class Memory:
     slots: dict[str, list[str | None]] = field(default_factory=dict)
     chosen: dict[str, list[bool]] = field(default_factory=dict)
     pile: list[str] = field(default_factory=list)
+    kings: list[str] = field(default_factory=list)  # played this turn, beside the piles (R9.3)
     held: str | None = None  # the card in play: mine from the stock, or a public pile draw
     held_by: str | None = None
     caller: str | None = None
@@ -67,6 +68,7 @@ class Memory:
         """Every card identity this memory holds (all of them shown to this seat)."""
         out = {c for hand in self.slots.values() for c in hand if c is not None}
         out.update(self.pile)
+        out.update(self.kings)
         if self.held is not None:
             out.add(self.held)
         return out
@@ -95,6 +97,7 @@ class Memory:
         self.slots = {}
         self.chosen = {}
         self.pile = []
+        self.kings = []
         self.held = self.held_by = self.caller = None
         self.turns = self.my_turns = 0
 
@@ -121,6 +124,8 @@ class Memory:
         elif kind == "round_over":
             self._reset(self.round)
         elif kind == "turn_started":
+            self.pile += self.kings  # R9.3: a turn's Kings go on the pile as it ends
+            self.kings = []
             self.turns += 1
             if player == self.me:
                 self.my_turns += 1
@@ -134,7 +139,10 @@ class Memory:
             card = self.held if self.held_by == player else None
             self._place(player, SLOT_OF[e["slot"]], card, card is None)
             self._to_pile(e.get("discarded"))
-        elif kind in ("discarded", "jack", "king"):
+        elif kind == "king":  # R9.3: it lies beside the piles until the turn ends
+            self.kings.append(e["card"])
+            self.held = self.held_by = None
+        elif kind in ("discarded", "jack"):
             self._to_pile(e.get("card"))
         elif kind == "queen" and isinstance(player, str):  # R8.1: known cards move
             mine, theirs = SLOT_OF[e["slot"]], SLOT_OF[e["target_slot"]]
@@ -157,7 +165,8 @@ class Memory:
             "me": self.me, "level": self.level, "round": self.round,
             "slots": {p: list(h) for p, h in self.slots.items()},
             "chosen": {p: list(k) for p, k in self.chosen.items()},
-            "pile": list(self.pile), "held": self.held, "held_by": self.held_by,
+            "pile": list(self.pile), "kings": list(self.kings),
+            "held": self.held, "held_by": self.held_by,
             "caller": self.caller, "turns": self.turns, "my_turns": self.my_turns,
         }
 
@@ -168,6 +177,7 @@ class Memory:
             me=raw["me"], level=raw["level"], round=raw["round"],
             slots={p: list(h) for p, h in raw["slots"].items()},
             chosen={p: [bool(x) for x in k] for p, k in raw["chosen"].items()},
-            pile=list(raw["pile"]), held=raw["held"], held_by=raw["held_by"],
+            pile=list(raw["pile"]), kings=list(raw["kings"]),
+            held=raw["held"], held_by=raw["held_by"],
             caller=raw["caller"], turns=raw["turns"], my_turns=raw["my_turns"],
         )

@@ -15,8 +15,8 @@ def next_deadline(state: State) -> int | None:
     times = []
     if state.status == PEEK and state.peek_ends_at is not None:
         times.append(state.peek_ends_at)
-    if state.window is not None:
-        times.append(state.window.closes_at)
+    for window in state.windows:
+        times.append(window.closes_at)
     turn = state.turn
     if state.status == PLAYING and turn is not None and turn.draw_deadline is not None:
         times.append(turn.draw_deadline)
@@ -44,8 +44,8 @@ def advance_in_place(state: State, now: int, events: list[Event]) -> bool:
         changed = True
         if state.status == PEEK and state.peek_ends_at == due:
             end_peek(state, due, events)  # R16.2: 10 s after the deal
-        elif state.window is not None and state.window.closes_at == due:
-            state.window = None  # R10.4: the 3-second window closed without a call
+        elif state.windows and state.windows[0].closes_at == due:
+            del state.windows[0]  # R10.4: the oldest 3-second window closed without a call
         else:
             time_out(state, due, events)
 
@@ -57,10 +57,12 @@ def time_out(state: State, at: int, events: list[Event]) -> None:
     player = state.players[turn.player]
     events.append(Event("timeout", {"player": player.id}))
     card = state.holding
-    if card is None:  # R14.2a: draw the top of the stock and discard it for them
-        card = take_from_stock(state, events)
-    state.holding = None  # R14.2b: a held card is discarded unused, a King too
-    state.discard.append(card)
-    events.append(Event("discarded", {"player": player.id, "card": card.text, "timeout": True}))
-    turn.extra_draws = 0  # R14.2c
-    end_turn(state, at, True, events)  # R14.2d: no crisp call, no window
+    if card is None and not turn.started:
+        card = take_from_stock(state, events)  # R14.2a: the turn's first draw, made for them
+    if card is not None:  # R14.2b: a held card is discarded unused, a King too
+        state.holding = None
+        state.discard.append(card)
+        events.append(Event("discarded", {"player": player.id, "card": card.text,
+                                          "timeout": True}))
+    turn.extra_draws = 0  # R14.2c (revised): nothing is drawn for an extra draw not yet made
+    end_turn(state, at, True, events)  # R14.2d: no crisp call, no window; R9.3: the Kings

@@ -69,10 +69,14 @@ def _crisp_refusal(state: State, seat: int) -> Refusal | None:
         return (WRONG_PHASE, "crisp is called during play", "R10.1")
     if state.caller is not None:
         return (ILLEGAL, "crisp has already been called this round", "R10.3")
-    window = state.window
-    if window is None or window.player != seat:
+    if not has_window(state, seat):
         return (ILLEGAL, "crisp is called right after one's own turn", "R10.4")
     return None
+
+
+def has_window(state: State, seat: int) -> bool:
+    """Whether `seat`'s crisp window is open (R10.4; the state is at the moment)."""
+    return any(w.player == seat for w in state.windows)
 
 
 def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
@@ -120,8 +124,7 @@ def legal_types(state: State, seat: int, now: int) -> list[str]:
     state = at_moment(state, now)
     if state.status == PLAYING:
         turn = state.turn
-        window = state.window
-        if (turn is None or turn.player != seat) and (window is None or window.player != seat):
+        if (turn is None or turn.player != seat) and not has_window(state, seat):
             return []  # nothing in play is open to a seat that neither plays nor may call
         kinds: tuple[str, ...] = TURN_TYPES
     else:

@@ -52,7 +52,7 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     state.holding = None
     state.turn = None
     state.caller = None
-    state.window = None
+    state.windows = []
     state.final_left = []
     state.winners = []
     state.status = PEEK
@@ -92,17 +92,20 @@ def begin_turn(state: State, seat: int, may_start_at: int, final: bool,
 def end_turn(state: State, at: int, timed_out: bool, events: list[Event]) -> None:
     """The current turn ended at `at`.
 
-    A normal turn opens its player's crisp window (R10.4) unless it ended by
+    The Kings played in it go on the discard pile, in play order (R9.3). A
+    normal turn opens its player's crisp window (R10.4) unless it ended by
     timeout (R10.5, R14.2d); the next player may start 2 s later, or at once
-    when no window opens. A turn ending closes the window of the turn before it
-    (Decision, docs/rules-decisions.md). After a final turn no window opens
-    (R10.3); after the last one the round ends (R11.2).
+    when no window opens. Windows already open stay open: each lasts its flat
+    3 s (R10.4 revised). After a final turn no window opens (R10.3); after the
+    last one the round ends (R11.2).
     """
     turn = state.turn
     assert turn is not None
     n = len(state.players)
     state.holding = None
-    state.window = None
+    if turn.kings:
+        state.discard.extend(turn.kings)  # R9.3: the last King played on top
+        turn.kings = []
     if turn.final:
         state.final_left = [s for s in state.final_left if s != turn.player]
         if not state.final_left:
@@ -113,14 +116,14 @@ def end_turn(state: State, at: int, timed_out: bool, events: list[Event]) -> Non
     if timed_out:
         begin_turn(state, (turn.player + 1) % n, at, False, events)
         return
-    state.window = Window(turn.player, at + scaled(state, WINDOW_MS))
+    state.windows.append(Window(turn.player, at + scaled(state, WINDOW_MS)))
     begin_turn(state, (turn.player + 1) % n, at + scaled(state, START_DELAY_MS), False, events)
 
 
 def end_round(state: State, events: list[Event]) -> None:
     """Reveal and score (R11.2, R12.1-R12.4); end the game at the limit (R12.5, R12.6)."""
     state.turn = None
-    state.window = None
+    state.windows = []
     state.final_left = []
     sums = {p.id: sum(c.value for c in p.hand if c is not None) for p in state.players}
     scores = dict(sums)

@@ -139,6 +139,7 @@ class Turn:
     started: bool = False  # the turn's first draw has been made
     drawn_from: Source | None = None  # where the held card came from
     extra_draws: int = 0  # King draws still owed (R9)
+    kings: list[Card] = field(default_factory=list)  # R9.3: played, beside the piles
 
     def copy(self) -> Turn:
         """A copy field by field (see `State.copy`)."""
@@ -150,20 +151,22 @@ class Turn:
         new.started = self.started
         new.drawn_from = self.drawn_from
         new.extra_draws = self.extra_draws
+        new.kings = list(self.kings)
         return new
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "may_start_at": self.may_start_at,
                 "draw_deadline": self.draw_deadline, "final": self.final,
                 "started": self.started, "drawn_from": self.drawn_from,
-                "extra_draws": self.extra_draws}
+                "extra_draws": self.extra_draws, "kings": [c.text for c in self.kings]}
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Turn:
         source = raw["drawn_from"]
         return Turn(raw["player"], raw["may_start_at"], raw["draw_deadline"], raw["final"],
                     raw["started"], None if source is None else SOURCE_OF[source],
-                    raw["extra_draws"])  # positional, in field order, like Player.from_json
+                    raw["extra_draws"],  # positional, in field order, like Player.from_json
+                    [Card.parse(c) for c in raw["kings"]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +198,7 @@ class State:
     holding: Card | None = None
     turn: Turn | None = None
     caller: int | None = None
-    window: Window | None = None
+    windows: list[Window] = field(default_factory=list)  # R10.4: oldest first
     final_left: list[int] = field(default_factory=list)
     peek_ends_at: int | None = None
     last_round: RoundResult | None = None
@@ -205,7 +208,7 @@ class State:
 
     def copy(self) -> State:
         """A copy that can be changed without touching this state. Immutable values
-        (options, window, last round, cards) are shared.
+        (options, windows, last round, cards) are shared.
 
         Field by field on a blank object: as readable as keyword arguments, and
         cheaper than calling `__init__` (this runs on every engine call);
@@ -226,7 +229,7 @@ class State:
         new.holding = self.holding
         new.turn = None if self.turn is None else self.turn.copy()
         new.caller = self.caller
-        new.window = self.window
+        new.windows = list(self.windows)
         new.final_left = list(self.final_left)
         new.peek_ends_at = self.peek_ends_at
         new.last_round = self.last_round
@@ -259,7 +262,7 @@ class State:
             "holding": card_text(self.holding),
             "turn": None if self.turn is None else self.turn.to_json(),
             "caller": self.caller,
-            "window": None if self.window is None else self.window.to_json(),
+            "windows": [w.to_json() for w in self.windows],
             "final_left": list(self.final_left),
             "peek_ends_at": self.peek_ends_at,
             "last_round": None if self.last_round is None else self.last_round.to_json(),
@@ -271,7 +274,7 @@ class State:
     @staticmethod
     def from_json(raw: dict[str, Any]) -> State:
         """The inverse of `to_json`."""
-        turn, window, last = raw["turn"], raw["window"], raw["last_round"]
+        turn, last = raw["turn"], raw["last_round"]
         return State(
             host=raw["host"],
             players=[Player.from_json(p) for p in raw["players"]],
@@ -287,7 +290,7 @@ class State:
             holding=None if raw["holding"] is None else Card.parse(raw["holding"]),
             turn=None if turn is None else Turn.from_json(turn),
             caller=raw["caller"],
-            window=None if window is None else Window(**window),
+            windows=[Window(w["player"], w["closes_at"]) for w in raw["windows"]],
             final_left=list(raw["final_left"]),
             peek_ends_at=raw["peek_ends_at"],
             last_round=None if last is None else RoundResult.from_json(last),

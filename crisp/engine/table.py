@@ -32,7 +32,7 @@ from .clock import advance_in_place
 from .errors import GAME_STARTED, ILLEGAL, ROOM_FULL, UNKNOWN_PLAYER, WRONG_PHASE, IllegalAction
 from .events import Event
 from .legality import check_type
-from .rounds import Rng, end_peek, peek_done, start_round
+from .rounds import Rng, end_peek, end_round, peek_done, start_round
 from .state import MAX_PLAYERS, Options, Player, State
 from .vocabulary import LOBBY, PEEK, ROUND_OVER
 
@@ -223,13 +223,24 @@ def _ready(state: State, seat: int, now: int, rng: Rng, events: list[Event]) -> 
 
 
 def _call_crisp(state: State, seat: int, events: list[Event]) -> None:
-    """R10, R11.1: the caller's window closes; every other player gets one final
-    turn, starting with the turn already handed to the next player (R10.2)."""
+    """R10, R11.1: every other player takes one final turn, clockwise after the caller.
+
+    The turn in progress, started or not, is the first final turn still to play
+    (R10.2). A turn that already ended since the caller's own turn was that
+    player's final turn, and the final turns go on after them (R10.4 revised);
+    if every other player's turn has ended, the round ends at once (R11.2). The
+    call closes every open window: there is one call per round (R10.3).
+    """
     n = len(state.players)
-    state.caller = seat
-    state.window = None
-    state.final_left = [(seat + k) % n for k in range(1, n)]
     turn = state.turn
-    assert turn is not None and turn.player == state.final_left[0]
-    turn.final = True
+    assert turn is not None
+    state.caller = seat
+    state.windows = []
+    first = (turn.player - seat) % n  # how far clockwise the turn has moved on
+    state.final_left = [(seat + k) % n for k in range(first, n)] if first else []
     events.append(Event("crisp", {"player": state.players[seat].id}))
+    if first:
+        turn.final = True
+    else:  # the turn came back to the caller: every final turn is played
+        assert not turn.started
+        end_round(state, events)

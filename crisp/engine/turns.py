@@ -134,12 +134,12 @@ def queen(state: State, action: UseQueen, now: int, events: list[Event]) -> None
 
 
 def king(state: State, now: int, events: list[Event]) -> None:
-    """R9: the King goes on the discard pile first (R9.3) and grants two extra
-    draws, added to any still owed (R9.2)."""
+    """R9: the King grants two extra draws, added to any still owed (R9.2). It lies
+    face up beside the piles until the turn ends, then goes on the pile (R9.3)."""
     card = _hold(state)
     turn = state.turn
     assert turn is not None
-    state.discard.append(card)
+    turn.kings.append(card)
     turn.extra_draws += 2
     events.append(Event("king", {"player": state.players[turn.player].id,
                                  "extra_draws": turn.extra_draws, "card": card.text}))

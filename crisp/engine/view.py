@@ -7,7 +7,7 @@ from typing import Any
 from .cards import card_text
 from .clock import at_moment
 from .legality import legal_types
-from .state import State
+from .state import Player, State, Window
 from .vocabulary import GAME_OVER, PLAYING, ROUND_OVER
 
 _HIDDEN = [None, None, None]
@@ -16,8 +16,9 @@ _HIDDEN = [None, None, None]
 def view_for(state: State, player: str, now: int) -> dict[str, Any]:
     """The table as `player` may see it: the protocol view without `code`.
 
-    No card identity appears except public ones (the discard top, revealed hands
-    at a round's end) and the card this player holds right now (R16.3).
+    No card identity appears except public ones (the discard top, the Kings lying
+    beside the piles (R9.3), revealed hands at a round's end) and the card this
+    player holds right now (R16.3).
     """
     seat = state.seat_of(player)
     if seat is None:
@@ -26,7 +27,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
     revealed = state.status in (ROUND_OVER, GAME_OVER)
     players = state.players
     turn = state.turn
-    window = state.window
+    windows = state.windows
     holding = None
     turn_view = None
     if state.status == PLAYING and turn is not None:
@@ -37,10 +38,12 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
             "drawn_from": turn.drawn_from,
             "extra_draws": turn.extra_draws,
             "final": turn.final,
+            "kings": [c.text for c in turn.kings],
         }
         if turn.player == seat:
             holding = card_text(state.holding)
     return {
+        "version": state.version,
         "status": state.status,
         "options": state.options.to_json(),
         "host": state.host,
@@ -56,8 +59,9 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "turn": turn_view,
         "crisp": {
             "caller": None if state.caller is None else players[state.caller].id,
-            "window": None if window is None else {
-                "player": players[window.player].id, "closes_at": window.closes_at},
+            "window": _window_shown(windows, seat, players),
+            "windows": [{"player": players[w.player].id, "closes_at": w.closes_at}
+                        for w in windows],
             "final_turns_left": [players[s].id for s in state.final_left],
         },
         "peek_ends_at": state.peek_ends_at,
@@ -69,3 +73,11 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "last_round": None if state.last_round is None else state.last_round.to_json(),
         "winners": list(state.winners),
     }
+
+
+def _window_shown(windows: list[Window], seat: int, players: list[Player]) -> dict[str, Any] | None:
+    """`crisp.window`: the viewer's own open window if any, else the newest (R10.4)."""
+    if not windows:
+        return None
+    shown = next((w for w in windows if w.player == seat), windows[-1])
+    return {"player": players[shown.player].id, "closes_at": shown.closes_at}

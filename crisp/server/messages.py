@@ -250,6 +250,7 @@ class TurnView(_Server):
     drawn_from: Source | None
     extra_draws: int
     final: bool
+    kings: list[Card]  # v1.1: played Kings beside the piles, oldest first (R9.3)
 
 
 class CrispWindow(_Server):
@@ -259,7 +260,8 @@ class CrispWindow(_Server):
 
 class CrispView(_Server):
     caller: str | None
-    window: CrispWindow | None
+    window: CrispWindow | None  # the viewer's own open window, else the newest (R10.4)
+    windows: list[CrispWindow]  # v1.1: every open window, oldest first
     final_turns_left: list[str]
 
 
@@ -281,6 +283,7 @@ class View(_Server):
     """The whole table as one player may see it (protocol.md, "The view")."""
 
     code: str
+    version: int  # v1.1: the room's version
     status: Status
     options: OptionsView
     host: str

@@ -61,11 +61,14 @@ def snapshot(state: State) -> str:
 
 
 def cards_in(state: State) -> list[str]:
-    """Every card of the table: stock, discard pile, hands, the held card."""
+    """Every card of the table: stock, discard pile, hands, the held card, the Kings
+    lying beside the piles (R9.3)."""
     out = [c.text for c in state.stock] + [c.text for c in state.discard]
     out += [c.text for p in state.players for c in p.hand if c is not None]
     if state.holding is not None:
         out.append(state.holding.text)
+    if state.turn is not None:
+        out += [c.text for c in state.turn.kings]
     return out
 
 

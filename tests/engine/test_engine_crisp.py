@@ -25,13 +25,14 @@ def _p1_played(**kw: Any) -> tuple[Game, int]:
 def test_r10_1_a_player_calls_right_at_the_end_of_their_own_turn() -> None:
     g, t = _p1_played()
     v = g.view("p3")
-    assert v["crisp"] == {"caller": None, "window": {"player": "p1", "closes_at": t + WINDOW},
+    window = {"player": "p1", "closes_at": t + WINDOW}
+    assert v["crisp"] == {"caller": None, "window": window, "windows": [window],
                           "final_turns_left": []}
     assert g.legal("p1") == ["crisp"]
     g.act("p1", "crisp")
     for p in g.ids:
         assert g.seen(p) == [{"kind": "crisp", "player": "p1"}]
-        assert g.view(p)["crisp"] == {"caller": "p1", "window": None,
+        assert g.view(p)["crisp"] == {"caller": "p1", "window": None, "windows": [],
                                       "final_turns_left": ["p2", "p3"]}
         assert g.view(p)["turn"]["final"] is True
     assert g.legal("p1") == []
@@ -106,7 +107,7 @@ def test_r10_4_sheet_example_three_seconds_two_then_one_more() -> None:
     g.act("p1", "crisp")  # still in time: p2's started turn becomes the first final turn
     assert g.view("p3")["turn"] == {"player": "p2", "may_start_at": t + 2000,
                                     "draw_deadline": None, "drawn_from": "stock",
-                                    "extra_draws": 0, "final": True}
+                                    "extra_draws": 0, "final": True, "kings": []}
 
 
 def test_r10_2_a_late_call_makes_the_next_players_started_turn_the_first_final_turn() -> None:
@@ -142,17 +143,87 @@ def test_r10_2_a_call_before_the_next_player_starts() -> None:
     assert g.refuse("p2", "draw", source="stock").code == "too_early"
 
 
-def test_r10_2_decision_a_turn_ending_closes_the_previous_players_window() -> None:
+def _p2_played_inside_p1s_window() -> tuple[Game, int]:
+    """p1's turn ended at t; p2 drew at t+2.0 s and discarded at t+2.3 s (issue 10)."""
     g, t = _p1_played()
     g.at(t + 2000)
     g.act("p2", "draw", source="stock")
-    g.at(t + 2100)
-    g.act("p2", "discard")  # p2's turn ends inside p1's window
-    w = g.view("p1")["crisp"]["window"]
-    assert w == {"player": "p2", "closes_at": t + 2100 + WINDOW}
+    g.at(t + 2300)
+    g.act("p2", "discard")
+    return g, t
+
+
+def test_r10_4_revised_a_turn_ending_leaves_the_previous_window_open() -> None:
+    g, t = _p2_played_inside_p1s_window()
+    mine = {"player": "p1", "closes_at": t + WINDOW}
+    newest = {"player": "p2", "closes_at": t + 2300 + WINDOW}
+    for p in g.ids:
+        assert g.view(p)["crisp"]["windows"] == [mine, newest]  # oldest first
+    assert g.view("p1")["crisp"]["window"] == mine  # the viewer's own window
+    assert g.view("p2")["crisp"]["window"] == newest
+    assert g.view("p3")["crisp"]["window"] == newest  # else the newest one
+    assert g.legal("p1") == ["crisp"] and g.legal("p2") == ["crisp"]
+    assert next_deadline(g.state) == t + WINDOW
+    g.at(t + WINDOW)  # p1's window closes on its own time, p2's stays open
+    assert g.view("p1")["crisp"]["windows"] == [newest]
+    assert g.view("p1")["crisp"]["window"] == newest
+    assert g.legal("p1") == [] and g.legal("p2") == ["crisp"]
+    assert g.refuse("p1", "crisp").rule == "R10.4"
+    assert next_deadline(g.state) == t + 2300 + WINDOW
+
+
+def test_r10_4_revised_issue_example_a_call_after_the_next_turn_ended_is_accepted() -> None:
+    # p1 calls 2.6 s after its turn ended; p2 already drew and discarded at 2.0-2.3 s.
+    g, t = _p2_played_inside_p1s_window()
+    g.at(t + 2600)
+    g.act("p1", "crisp")
+    assert kinds(g.last) == ["crisp"]
+    for p in g.ids:  # p2's finished turn was its final turn; the final turns go on with p3
+        v = g.view(p)
+        assert v["crisp"] == {"caller": "p1", "window": None, "windows": [],
+                              "final_turns_left": ["p3"]}
+        assert v["turn"]["player"] == "p3" and v["turn"]["final"] is True
+    assert g.legal("p2") == []  # the round's one call is taken (R10.3)
+    assert g.refuse("p2", "crisp").rule == "R10.3"
+    assert g.view("p3")["turn"]["may_start_at"] == t + 2300 + START_DELAY  # unchanged
+    g.play_turn()
+    assert g.state.status == "round_over"
+    assert [e.data["player"] for e in g.log if e.kind == "turn_started"] == ["p1", "p2", "p3"]
+
+
+def test_r10_4_revised_with_two_players_a_late_call_ends_the_round_at_once() -> None:
+    g = start(players=2, dealer=1)  # p1 starts
+    g.play_turn()
+    t = g.now
+    g.at(t + 2000)
+    g.play_turn()  # p2's turn ends inside p1's window: it was p2's final turn
+    g.at(t + 2900)
+    g.act("p1", "crisp")
+    assert kinds(g.last) == ["crisp", "round_over"]
+    assert g.state.status == "round_over" and g.state.last_round is not None
+    assert g.state.last_round.caller == "p1"
+
+
+def test_r10_4_revised_the_next_players_call_made_first_takes_the_one_call() -> None:
+    g, t = _p2_played_inside_p1s_window()
+    g.at(t + 2400)
+    g.act("p2", "crisp")  # in its own window, before p1 calls (R10.3)
+    assert g.view("p1")["crisp"]["final_turns_left"] == ["p3", "p1"]
+    assert g.legal("p1") == []
     err = g.refuse("p1", "crisp")
-    assert (err.code, err.rule) == ("illegal", "R10.4")
-    assert g.legal("p2") == ["crisp"]
+    assert (err.code, err.rule) == ("illegal", "R10.3")
+    g.play_turns(2)  # p3, then p1: their final turns
+    assert g.state.status == "round_over"
+
+
+def test_r10_4_revised_a_call_while_the_next_turn_is_in_progress_still_makes_it_final() -> None:
+    g, t = _p1_played()
+    g.at(t + 2000)
+    g.act("p2", "draw", source="stock")
+    g.at(t + 2900)
+    g.act("p1", "crisp")
+    assert g.view("p2")["crisp"]["final_turns_left"] == ["p2", "p3"]
+    assert g.view("p2")["turn"]["final"] is True
 
 
 def test_r10_3_only_one_call_per_round_and_none_during_final_turns() -> None:
@@ -161,7 +232,7 @@ def test_r10_3_only_one_call_per_round_and_none_during_final_turns() -> None:
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.3")
     g.play_turn()  # p2's final turn
-    assert g.state.window is None
+    assert g.state.windows == []
     assert g.view("p2")["crisp"]["window"] is None
     err = g.refuse("p2", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.3")

@@ -126,8 +126,7 @@ def test_r2_1_dealer_moves_one_seat_clockwise_every_round() -> None:
     dealers = [g.view("p1")["dealer"]]
     for _ in range(4):
         g.play_turn()
-        caller = g.state.window
-        assert caller is not None
+        caller = g.state.windows[-1]
         g.act(g.state.players[caller.player].id, "crisp")
         while g.state.status == "playing":
             g.play_turn()

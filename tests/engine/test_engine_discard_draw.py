@@ -40,15 +40,15 @@ def test_r13_1_every_king_extra_draw_may_come_from_the_pile() -> None:
     g.play_turn()  # p1 discards 7H
     g.draw()  # p2: KH from the stock
     g.act("p2", "king")
-    assert g.discard == ["7H", "KH"]
-    g.act("p2", "draw", source="discard")  # the King itself (R9.3)
-    assert g.holding == "KH"
+    assert g.discard == ["7H"]  # the King lies beside the piles (R9.3)
+    g.act("p2", "draw", source="discard")
+    assert g.holding == "7H"
     g.act("p2", "swap", slot="left")  # 4S goes on the pile
     g.act("p2", "draw", source="discard")  # ... and is taken back
     assert g.holding == "4S"
     g.act("p2", "swap", slot="right")
-    assert g.hand("p2") == ["KH", "5S", "4S"]
-    assert g.discard == ["7H", "6S"]
+    assert g.hand("p2") == ["7H", "5S", "4S"]
+    assert g.discard == ["6S", "KH"]
     assert g.turn_player == "p3"
 
 
@@ -85,25 +85,24 @@ def test_r13_3_a_face_card_from_the_pile_has_no_effect(face: str) -> None:
 
 
 def test_r13_3_a_king_from_the_pile_is_a_plain_ten() -> None:
-    # a King reaches the pile's top only by being played (R9.3); take it back at once
+    # a King reaches the pile's top once the turn that played it ends (R9.3)
     g = start({"p1": ["AS", "2S", "3S"], "p2": ["4S", "5S", "6S"]},
               stock=["KH", "7C", "8C", "9C"], dealer=1, options=ON)
-    g.draw()
-    g.act("p1", "king")
-    g.act("p1", "draw", source="discard")
-    assert g.holding == "KH" and g.legal("p1") == ["swap"]
-    err = g.refuse("p1", "king")
+    g.play_turn()  # p1: KH, then 7C and 8C discarded; the King ends on top
+    assert g.discard == ["7C", "8C", "KH"] and g.turn_player == "p2"
+    g.until_may_start()
+    g.act("p2", "draw", source="discard")
+    assert g.holding == "KH" and g.legal("p2") == ["swap"]
+    err = g.refuse("p2", "king")
     assert (err.code, err.rule) == ("illegal", "R13.3")
-    assert g.view("p1")["turn"]["extra_draws"] == 1  # no new extra draws
-    g.act("p1", "swap", slot="right")
-    g.act("p1", "draw", source="stock")
-    g.act("p1", "discard")
-    assert g.turn_player == "p2" and g.view("p2")["turn"]["extra_draws"] == 0
-    g.act("p1", "crisp")
+    assert g.view("p2")["turn"]["extra_draws"] == 0  # no extra draws
+    g.act("p2", "swap", slot="right")
+    assert g.turn_player == "p1" and g.view("p1")["turn"]["extra_draws"] == 0
+    g.act("p2", "crisp")
     while g.state.status == "playing":
         g.play_turn()
     assert g.state.last_round is not None
-    assert g.state.last_round.sums["p1"] == 1 + 2 + 10  # the King counts 10 (R1.4)
+    assert g.state.last_round.sums["p2"] == 4 + 5 + 10  # the King counts 10 (R1.4)
 
 
 def test_r13_4_with_an_empty_pile_the_player_must_draw_from_the_stock() -> None:

@@ -244,7 +244,8 @@ def test_r16_5_the_host_starts_the_next_round() -> None:
     assert g.view("p2")["discard_count"] == 0
     assert g.view("p2")["last_round"]["round"] == 1  # the last reveal stays in the view
     assert all(pl["cards"] == [None] * 3 for pl in g.view("p2")["players"])
-    assert g.view("p2")["crisp"] == {"caller": None, "window": None, "final_turns_left": []}
+    assert g.view("p2")["crisp"] == {"caller": None, "window": None, "windows": [],
+                                     "final_turns_left": []}
 
 
 def test_r16_5_or_when_every_player_confirms() -> None:

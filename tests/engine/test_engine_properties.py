@@ -87,6 +87,8 @@ class Checker:
     sample_legal: float = 0.15  # how often to try every action type on a state
     knows: dict[str, set[str]] = field(default_factory=dict)
     pile: list[str] = field(default_factory=list)  # the discard pile, from public events
+    kings: list[str] = field(default_factory=list)  # the Kings beside the piles (R9.3)
+    turn_player: str | None = None  # whose turn it is, from public events
     calls: int = 0
     finals: list[str] | None = None  # the final turns still expected after a call (R11.1)
     totals: dict[str, int] = field(default_factory=dict)
@@ -148,8 +150,11 @@ class Checker:
             if t < self.now:
                 continue
             advanced, _ = advance(s, t)
-            for p in self.ids():
-                assert view_for(s, p, t) == view_for(advanced, p, t)
+            for p in self.ids():  # the same table; `version` is the stored state's
+                mine, theirs = view_for(s, p, t), view_for(advanced, p, t)
+                assert (mine.pop("version"), theirs.pop("version")) == (s.version,
+                                                                      advanced.version)
+                assert mine == theirs
 
     def check_view(self, p: str, listed: list[str]) -> None:
         s = self.state
@@ -161,6 +166,9 @@ class Checker:
         assert v["holding"] == holding
         revealed = s.status in ("round_over", "game_over")
         allowed = {v["discard_top"], holding}
+        if v["turn"] is not None:  # R9.3: the Kings beside the piles, public
+            assert v["turn"]["kings"] == self.kings
+            allowed.update(self.kings)
         for pl in v["players"]:
             if revealed:
                 allowed.update(pl["cards"])
@@ -254,6 +262,8 @@ class Checker:
         n = len(ids)
         for e in events:
             d = e.data
+            if e.kind == "turn_started":
+                self.turn_player = d["player"]
             if e.kind == "round_started":
                 self.finals = None
                 if d["round"] == 1:
@@ -262,14 +272,20 @@ class Checker:
                     assert before.dealer is not None
                     assert d["dealer"] == ids[(before.dealer + 1) % n]
             elif e.kind == "crisp":
+                # R11.1, R10.4 (revised): the turn in progress is the first final turn
+                # still to play; turns that ended since the caller's were final turns
                 caller = ids.index(d["player"])
-                self.finals = [ids[(caller + k) % n] for k in range(1, n)]  # R11.1
+                assert self.turn_player is not None
+                first = (ids.index(self.turn_player) - caller) % n
+                self.finals = [ids[(caller + k) % n] for k in range(first, n)] if first else []
             elif e.kind == "turn_started" and self.finals is not None:
                 assert d["final"] is True
                 assert self.finals and d["player"] == self.finals[1], "final turn order"
                 self.finals.pop(0)
             elif e.kind == "round_over":
-                assert self.finals is not None and len(self.finals) == 1, "R11.1"
+                # R11.1: after the last final turn, or at once when the call came after
+                # every other player's turn had ended (R10.4 revised)
+                assert self.finals is not None and len(self.finals) <= 1, "R11.1"
                 caller = d["caller"]
                 assert caller is not None  # a round ends only after a call
                 hands = d["hands"]
@@ -293,19 +309,30 @@ class Checker:
         ms = after.options.draw_seconds
         if after.status == "playing" and turn is not None and not turn.started:
             assert turn.draw_deadline == (None if ms is None else turn.may_start_at + ms * 1000)
-            w = after.window
-            if w is not None:
+            if after.windows and after.caller is None:
+                w = after.windows[-1]  # the newest window is that of the turn just ended
                 assert w.closes_at == turn.may_start_at + 1000
                 assert turn.player == (w.player + 1) % n
+            assert len(after.windows) <= 2  # a flat 3 s each: the previous and the newest
+            assert [w.closes_at for w in after.windows] == sorted(
+                w.closes_at for w in after.windows)
 
     def follow_pile(self, events: list[Event]) -> None:
+        """The discard pile and the Kings beside it, from the public events only: a
+        King lies aside until its turn ends (a next turn starts or the round ends),
+        then goes on the pile in play order (R9.3)."""
         for e in events:
             d = e.data
+            if e.kind in ("turn_started", "round_over"):
+                self.pile += self.kings
+                self.kings = []
             if e.kind in ("round_started", "stock_rebuilt"):
                 self.pile = []
             elif e.kind == "swapped":
                 self.pile.append(d["discarded"])
-            elif e.kind in ("discarded", "jack", "queen", "king"):
+            elif e.kind == "king":
+                self.kings.append(d["card"])
+            elif e.kind in ("discarded", "jack", "queen"):
                 self.pile.append(d["card"])
             elif e.kind == "drew" and d["source"] == "discard":
                 assert self.pile and self.pile.pop() == d["card"]
@@ -413,7 +440,9 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
         assert seat is not None
         action = random_action(s, seat, kind, rng, c.now)
         c.call(lambda s, p=p, action=action: apply(s, p, action, c.now, rng))
-        c.now += rng.randrange(0, 2500)
+        # quick moves as often as slow ones: a next turn that ends inside the previous
+        # player's window, then a late call (R10.4 revised)
+        c.now += rng.randrange(0, 300) if rng.random() < 0.5 else rng.randrange(0, 2500)
     raise AssertionError("a random game did not end")
 
 

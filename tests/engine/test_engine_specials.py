@@ -151,7 +151,7 @@ def test_r9_1_king_grants_two_extra_draws_played_like_normal_draws() -> None:
     g.act("p1", "jack")
     assert g.turn_player == "p2"
     assert g.hand("p1") == ["AS", "2S", "5C"]
-    assert g.discard == ["KH", "3S", "JH"]
+    assert g.discard == ["3S", "JH", "KH"]  # R9.3: the King last, once its draws are made
     assert kinds(g.log).count("turn_started") == 2  # the first turn and p2's
 
 
@@ -181,40 +181,82 @@ def test_r9_2_king_chain_adds_two() -> None:
         assert g.holding == card
         g.act("p1", "discard")
     assert g.turn_player == "p2"
-    assert g.discard == ["KH", "KD", "2C", "3C", "4C"]
+    assert g.discard == ["2C", "3C", "4C", "KH", "KD"]  # R9.3: in play order, KD on top
 
 
 def test_r9_2_three_kings_in_a_row() -> None:
     g = start(HANDS, stock=["KH", "KD", "KC", "2C", "3C", "4C", "5C", "6C"], dealer=2)
     g.play_turn()  # K(2) -> K(1+2=3) -> K(2+2=4) -> four number cards
-    assert g.discard == ["KH", "KD", "KC", "2C", "3C", "4C", "5C"]
+    assert g.discard == ["2C", "3C", "4C", "5C", "KH", "KD", "KC"]
     assert [e.data["extra_draws"] for e in g.log if e.kind == "king"] == [2, 3, 4]
     assert g.turn_player == "p2"
 
 
-def test_r9_3_the_king_is_on_the_discard_pile_before_its_extra_draws() -> None:
-    g = start(HANDS, stock=["KH", "5C", "6C"], dealer=2)
+def test_r9_3_a_played_king_lies_beside_the_piles_during_its_extra_draws() -> None:
+    g = start(HANDS, stock=["5C", "KH", "6C", "7C", "8C"], dealer=2)
+    g.play_turn()  # p1 discards 5C
     g.draw()
-    g.act("p1", "king")
+    g.act("p2", "king")
+    for p in g.ids:  # public, beside the piles; the pile is as it was
+        v = g.view(p)
+        assert v["turn"]["kings"] == ["KH"]
+        assert (v["discard_top"], v["discard_count"]) == ("5C", 1)
+    g.act("p2", "draw", source="stock")
+    g.act("p2", "discard")  # the first extra draw is resolved: the King still lies aside
+    assert g.view("p3")["turn"]["kings"] == ["KH"]
+    assert g.view("p3")["discard_top"] == "6C"
+    g.act("p2", "draw", source="stock")
+    g.act("p2", "discard")  # the last one: the King goes on the pile, on top
+    assert g.turn_player == "p3"
+    assert g.discard == ["5C", "6C", "7C", "KH"]
     for p in g.ids:
         v = g.view(p)
-        assert (v["discard_top"], v["discard_count"]) == ("KH", 1)
+        assert v["turn"]["kings"] == [] and v["discard_top"] == "KH"
 
 
-def test_r9_3_the_king_just_played_can_be_taken_back_as_a_discard_draw() -> None:
-    # R13.1 "every King extra draw included": the King itself is the pile's top (R9.3);
-    # taken from the pile it has no effect and must be swapped in as a 10 (R13.2, R13.3)
+def test_r9_3_chained_kings_lie_beside_the_piles_in_play_order() -> None:
+    g = start(HANDS, stock=["KH", "5C", "KD", "6C", "7C", "8C"], dealer=2)
+    g.draw()
+    g.act("p1", "king")
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "discard")  # 5C
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "king")  # KD: two more draws, both Kings beside the piles
+    assert g.view("p2")["turn"]["kings"] == ["KH", "KD"]
+    assert g.discard == ["5C"]
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "swap", slot="left")  # AS goes on the pile
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "discard")
+    assert g.discard == ["5C", "AS", "7C", "KH", "KD"]  # the last King played on top
+
+
+def test_r9_3_a_played_king_is_never_taken_back_during_its_own_extra_draws() -> None:
+    # with discard-pile draws on (R13.1), an extra draw takes the pile's top, never the King
+    g = start(HANDS, stock=["5C", "KH", "7C"], dealer=2, options=Options(discard_draw=True))
+    g.play_turn()  # p1 discards 5C
+    g.draw()
+    g.act("p2", "king")
+    g.act("p2", "draw", source="discard")
+    assert g.holding == "5C"
+    g.act("p2", "swap", slot="middle")  # 5S goes on the pile
+    g.act("p2", "draw", source="discard")
+    assert g.holding == "5S"
+    g.act("p2", "swap", slot="left")
+    assert g.discard == ["4S", "KH"] and g.turn_player == "p3"
+    assert g.hand("p2") == ["5S", "5C", "6S"]
+
+
+def test_r9_3_the_first_extra_draw_from_an_empty_pile_is_refused() -> None:
+    # the King is not on the pile: with nothing else there, the pile is empty (R13.4)
     g = start(HANDS, stock=["KH", "5C"], dealer=2, options=Options(discard_draw=True))
     g.draw()
     g.act("p1", "king")
-    g.act("p1", "draw", source="discard")
-    assert g.holding == "KH" and g.legal("p1") == ["swap"]
-    g.act("p1", "swap", slot="middle")
-    assert g.hand("p1") == ["AS", "KH", "3S"] and g.discard == ["2S"]
-    assert g.turn_player == "p1"  # one extra draw left
+    err = g.refuse("p1", "draw", source="discard")
+    assert (err.code, err.rule) == ("illegal", "R13.4")
 
 
-def test_r9_3_a_king_played_as_the_stock_runs_out_goes_into_the_rebuilt_stock() -> None:
+def test_r9_3_a_king_beside_the_piles_stays_out_of_a_rebuilt_stock() -> None:
     # 8 players: 24 cards dealt, 28 in the stock, the last of them a King
     pool = [c for c in FACE_CARDS if c != "KH"] + NUMBER_CARDS
     hand_cards = pool[:24]
@@ -228,8 +270,11 @@ def test_r9_3_a_king_played_as_the_stock_runs_out_goes_into_the_rebuilt_stock() 
     who = g.turn_player
     assert who is not None
     g.act(who, "king")
-    assert g.discard[-1] == "KH" and g.state.stock == []
+    assert g.state.stock == [] and len(g.discard) == 27
+    g.act(who, "draw", source="stock")  # R4.2: the pile turned over, without the King
+    assert [e.data for e in g.last if e.kind == "stock_rebuilt"] == [{"count": 27}]
+    assert g.holding == stock[0] and "KH" not in g.stock
+    g.act(who, "discard")
     g.act(who, "draw", source="stock")
-    assert [e.data for e in g.last if e.kind == "stock_rebuilt"] == [{"count": 28}]
-    assert g.holding == stock[0]
-    assert g.stock[-1] == "KH"  # the last card discarded is now the bottom
+    g.act(who, "discard")
+    assert g.discard[-1] == "KH" and g.turn_player != who

@@ -27,7 +27,7 @@ def busy_state() -> State:
     g.play_turn()
     g.draw()
     s = g.state
-    assert s.last_round is not None and s.turn is not None and s.window is not None
+    assert s.last_round is not None and s.turn is not None and s.windows
     assert s.holding is not None
     return s
 
@@ -40,7 +40,7 @@ def field_names(cls: type) -> set[str]:
 
 
 @pytest.mark.parametrize(("cls", "value"), [
-    (State, STATE), (Player, STATE.players[0]), (Turn, STATE.turn), (Window, STATE.window),
+    (State, STATE), (Player, STATE.players[0]), (Turn, STATE.turn), (Window, STATE.windows[0]),
     (Options, STATE.options), (RoundResult, STATE.last_round),
 ], ids=lambda x: x.__name__ if isinstance(x, type) else "")
 def test_the_json_form_has_exactly_the_fields(cls: type, value: Any) -> None:

@@ -148,21 +148,47 @@ def test_r14_2c_remaining_king_extra_draws_are_lost() -> None:
     ]
     assert g.stock[0] == "6C"  # the owed draw was not made
     assert g.view("p2")["turn"]["extra_draws"] == 0
+    assert g.discard == ["5C", "KH"]  # R9.3: the King goes on the pile as the turn ends
 
 
-def test_r14_2c_timeout_before_a_king_extra_draw_draws_and_discards_it() -> None:
-    # Decision: R14.2a applies to an extra draw not made yet (the top card is drawn and
-    # discarded for the player); the draws still owed after it are lost (R14.2c)
+def test_r14_2c_revised_no_card_is_drawn_for_a_timed_out_king_extra_draw() -> None:
+    # Decision (revised): an extra draw not made yet draws nothing when its time runs
+    # out; it and the draws still owed after it are lost. The King goes on the pile (R9.3).
     g = _timed(30, stock=["KH", "5C", "6C", "7C"])
     g.draw()
     g.act("p1", "king")
     g.at(g.deadline())
     assert [(e.kind, e.data) for e in g.last] == [
         ("timeout", {"player": "p1"}),
-        ("discarded", {"player": "p1", "card": "5C", "timeout": True}),
         ("turn_started", {"player": "p2", "final": False}),
     ]
-    assert g.discard == ["KH", "5C"] and g.stock[0] == "6C"
+    assert g.discard == ["KH"] and g.stock[0] == "5C"
+    assert g.view("p2")["turn"]["kings"] == []
+
+
+def test_r14_2c_revised_a_timeout_after_an_extra_draw_was_resolved_draws_nothing() -> None:
+    g = _timed(30, stock=["KH", "5C", "6C", "7C"])
+    g.draw()
+    g.act("p1", "king")
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "discard")  # 5C; the second extra draw is never made
+    g.at(g.deadline())
+    assert kinds(g.last) == ["timeout", "turn_started"]
+    assert g.discard == ["5C", "KH"] and g.stock[0] == "6C"
+
+
+def test_r9_3_a_timeout_during_extra_draws_puts_the_kings_on_the_pile_last() -> None:
+    # R14.2b: the held card is discarded unused, then the turn's Kings go on top (R9.3)
+    g = _timed(30, stock=["KH", "KD", "5C", "6C", "7C"])
+    g.draw()
+    g.act("p1", "king")
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "king")
+    g.act("p1", "draw", source="stock")  # 5C held when the time runs out
+    g.at(g.deadline())
+    assert kinds(g.last) == ["timeout", "discarded", "turn_started"]
+    assert g.discard == ["5C", "KH", "KD"]
+    assert g.view("p2")["discard_top"] == "KD" and g.view("p2")["turn"]["kings"] == []
 
 
 def test_r14_2d_a_timed_out_turn_ends_without_a_crisp_call() -> None:
@@ -171,7 +197,7 @@ def test_r14_2d_a_timed_out_turn_ends_without_a_crisp_call() -> None:
     g.act("p1", "king")
     g.act("p1", "draw", source="stock")
     g.at(g.deadline())
-    assert g.state.window is None and g.view("p3")["crisp"]["window"] is None
+    assert g.state.windows == [] and g.view("p3")["crisp"]["window"] is None
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.4")
     assert g.view("p2")["turn"]["may_start_at"] == g.now  # R10.5: at once

@@ -242,7 +242,9 @@ def test_r6_3_a_drawn_king_must_be_used_then_discarded() -> None:
     assert (err.code, err.rule) == ("illegal", "R6.3")
     assert g.legal("p1") == ["king"]
     g.act("p1", "king")
-    assert g.discard == ["KH"]
+    assert g.discard == [] and g.view("p2")["turn"]["kings"] == ["KH"]  # R9.3
+    g.play_turn()  # the two extra draws
+    assert g.discard == ["5C", "6C", "KH"]
 
 
 def test_r6_4_playing_a_special_is_public_but_not_the_swapped_cards() -> None:

@@ -39,11 +39,12 @@ PROTOCOL_KEYS = {"status", "options", "host", "you", "players", "round", "dealer
                  "crisp", "stock_count", "discard_top", "discard_count", "holding", "legal",
                  "last_round", "winners"}
 PLAYER_KEYS = {"id", "name", "seat", "connected", "is_bot", "total", "cards"}
-TURN_KEYS = {"player", "may_start_at", "draw_deadline", "drawn_from", "extra_draws", "final"}
-CRISP_KEYS = {"caller", "window", "final_turns_left"}
+TURN_KEYS = {"player", "may_start_at", "draw_deadline", "drawn_from", "extra_draws", "final",
+             "kings"}  # protocol v1.1
+CRISP_KEYS = {"caller", "window", "final_turns_left", "windows"}  # windows: protocol v1.1
 LAST_ROUND_KEYS = {"round", "caller", "hands", "sums", "scores"}
 # ... plus the documented additions
-VIEW_ADDITIONS = {"peek_ends_at"}
+VIEW_ADDITIONS = {"peek_ends_at", "version"}  # version: protocol v1.1
 PLAYER_ADDITIONS = {"ready"}
 
 
@@ -74,7 +75,7 @@ def scenario() -> Iterator[tuple[str, Game]]:
     g.act("p3", "king")
     yield "king extra draws owed", g
     g.act("p3", "draw", source="discard")
-    yield "holding the king from the pile", g
+    yield "holding the jack from the pile, the king beside it", g
     g.act("p3", "swap", slot="middle")
     g.act("p3", "draw", source="stock")
     yield "holding a number card in an extra draw", g
@@ -147,7 +148,7 @@ def test_view_holding_only_for_the_holder(label: str, state: State, now: int) ->
         mine = state.turn is not None and state.players[state.turn.player].id == p.id
         want = state.holding.text if (mine and state.holding is not None) else None
         assert v["holding"] == want
-        allowed = {v["discard_top"], want}
+        allowed = {v["discard_top"], want, *(v["turn"] or {}).get("kings", [])}  # R9.3
         if state.status in ("round_over", "game_over") or state.last_round:
             for h in (state.last_round.hands if state.last_round else {}).values():
                 allowed.update(h)
@@ -301,8 +302,8 @@ def _due_moments() -> list[tuple[str, State, int]]:
     out.append(("peek end", g.state, g.state.peek_ends_at or 0))
     g.ready_all()
     g.play_turn()
-    assert g.state.window is not None and g.state.turn is not None
-    out.append(("window close", g.state, g.state.window.closes_at))
+    assert g.state.windows and g.state.turn is not None
+    out.append(("window close", g.state, g.state.windows[0].closes_at))
     out.append(("draw timeout", g.state, g.state.turn.draw_deadline or 0))
     return out
 
@@ -318,4 +319,10 @@ def test_a_view_at_now_describes_one_moment(label: str, state: State, now: int) 
         # the view must not depend on whether the server ran advance() first; at the
         # least, the fields must agree with `legal` (e.g. a draw listed for a seat
         # whose turn it is in `turn`, no open `crisp.window` once crisp is refused)
-        assert v == view_for(advanced, p.id, now), label
+        # `version` is the stored state's: the advance that applies the deadline is a
+        # new version, everything else is the same table
+        assert v.pop("version") == state.version
+        assert view_for(advanced, p.id, now).pop("version") == advanced.version
+        shown = view_for(advanced, p.id, now)
+        del shown["version"]
+        assert v == shown, label

@@ -91,7 +91,9 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
     await ben.act("crisp")  # pipelined: inside the window that the swap opens
     v = await ana.wait_view(lambda v: v["crisp"]["caller"] == "p2")
     assert v["turn"] == {**v["turn"], "player": "p1", "final": True}
-    assert v["discard_top"] == "TH"  # the swapped-out card is public (R5.1, R16.4)
+    assert v["discard_top"] == "KD"  # R9.3: the King goes on the pile after its extra draws
+    swapped = [e for e in ana.events("swapped") if e["player"] == "p2"][-1]
+    assert swapped["discarded"] == "TH"  # the swapped-out card is public (R5.1, R16.4)
 
     # p1: final turn (R11.1); swap the 7C into the left slot
     await ana.wait_legal("draw")

@@ -71,10 +71,12 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
     checked = 0
     known: dict[tuple[str, str], str] = {}  # what this seat legitimately knows
     held: str | None = None  # the card this seat last drew (from its own events)
+    kings: set[str] = set()  # Kings played this round, public (R9.3, R16.4)
     for frames in seat.connections:
         seq = 0
         known.clear()  # events missed while away make old knowledge unreliable
         held = None
+        kings.clear()
         for frame in frames:
             checked += 1
             text = repr(frame)
@@ -123,6 +125,9 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
                 if kind == "round_started":
                     known.clear()
                     held = None
+                    kings.clear()
+                elif kind == "king":
+                    kings.add(ev["card"])
                 elif kind == "peek":
                     known[(me, ev["slot"])] = ev["card"]
                 elif kind == "drew" and ev["player"] == me:
@@ -150,6 +155,12 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
             revealed = view["status"] in ("round_over", "game_over")
             for path, card in cards_in(view):
                 if path == ".discard_top" or path.startswith(".last_round.hands"):
+                    continue
+                if path.startswith(".turn.kings["):  # R9.3: played Kings lie face up
+                    assert card[0] == "K", f"{me}: {card} beside the piles"
+                    if seq == 1:  # after a reconnect the king event came on an older socket
+                        kings.add(card)
+                    assert card in kings, f"{me}: {card} beside the piles, never played"
                     continue
                 if path.startswith(".players[") and ".cards[" in path:
                     assert revealed, f"{me}: card {card} in {path} during play"
