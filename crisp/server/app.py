@@ -1,9 +1,10 @@
 """The FastAPI application factory (`create_app`), used by uvicorn and by tests.
 
 `create_app` assembles named steps: the lifespan (`context.start_context` /
-`stop_context`), the middlewares (body limit, CORS), the error handlers
-(`errors.install_handlers`), the API and websocket routes, `/metrics`, and the
-static web client (`static.add_web_client`).
+`stop_context`, and the web client's brotli pass), the middlewares (security
+headers, body limit, CORS), the error handlers (`errors.install_handlers`), the
+API and websocket routes, `/metrics`, and the static web client
+(`static.add_web_client`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
@@ -21,11 +21,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .api import router
 from .context import ServerContext, start_context, stop_context
 from .errors import ApiError, error_response, install_handlers
+from .headers import SecurityHeaders
 from .hooks import ServerHooks
 from .metrics import CONTENT_TYPE, PrometheusHooks
 from .protocol import ServerErrorCode
 from .settings import Settings
-from .static import add_web_client, web_dir_for
+from .static import WebClient, add_web_client, web_dir_for
 from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
@@ -69,16 +70,17 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     `/metrics` answers 404)."""
     settings = settings or Settings()
     the_hooks = hooks if hooks is not None else PrometheusHooks()
-    web_dir = web_dir_for(settings)
+    web = WebClient(web_dir_for(settings))
     app = FastAPI(
         title="Crisp",
         version="1",
-        lifespan=_lifespan(settings, the_hooks, web_dir),
+        lifespan=_lifespan(settings, the_hooks, web),
         docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
+    app.add_middleware(SecurityHeaders)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -90,12 +92,12 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
-    add_web_client(app, web_dir)
+    add_web_client(app, web)
     return app
 
 
 def _lifespan(
-    settings: Settings, hooks: ServerHooks, web_dir: Path | None
+    settings: Settings, hooks: ServerHooks, web: WebClient
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Start the server context before serving, stop it after."""
 
@@ -103,10 +105,11 @@ def _lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx = await start_context(settings, hooks)
         app.state.ctx = ctx
+        web.start()
         log.info(
             "crisp server ready (store: %s, web client: %s)",
             "redis" if settings.redis_url else "memory",
-            web_dir or "absent",
+            web.assets.root if web.assets else "absent",
         )
         try:
             yield

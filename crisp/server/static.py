@@ -1,22 +1,52 @@
-"""The static web client: `/`, `/r/{code}` (the same page, room code pre-filled by
-the client) and every file of `CRISP_WEB_DIR`."""
+"""The static web client over HTTP: the page, its files, compression and caching.
+
+- `/`, `/r/{code}`: the page (`shell.py`) in the reader's language;
+  `Cache-Control: no-cache` (revalidated: ETag, 304).
+- `/v/<version>/<file>`: a file of this version; `public, max-age=31536000, immutable`.
+- `/v/<another version>/<file>`: 302 to this version's URL (a page of an older
+  deploy asking for a file it loads late), `no-store`.
+- `/<file>` (the manifest, the icons, any file): the file at its stable URL;
+  `no-cache` (revalidated).
+
+Every answer here works for `GET` and `HEAD`, names its `ETag` (one per
+encoding: `"<digest>"`, `"<digest>-br"`, `"<digest>-gz"`) and answers
+`If-None-Match` with 304. Text is sent brotli- or gzip-encoded when the client
+accepts it (`Vary: Accept-Encoding`). The page also varies with
+`Accept-Language` and the `crisp_lang` cookie, and carries the page's
+Content-Security-Policy (`headers.page_policy`). Anything else is 404
+`not_found` (405 for other methods) in the API's error shape.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocketClose
 
 import crisp
 
-from .errors import error_response
+from .errors import ApiError
+from .headers import page_policy
 from .protocol import ServerErrorCode
 from .settings import Settings
+from .shell import LANG_COOKIE, Shell, room_code
+from .webassets import Asset, WebAssets, load_web_assets
 
 log = logging.getLogger("crisp.server")
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+ETAG_SUFFIX = {"": "", "br": "-br", "gzip": "-gz"}
+PREFERENCE = ("br", "gzip")  # when a client accepts both equally
+_ROOM = re.compile(r"^/r/([^/]+)/?$")
+_VERSIONED = re.compile(r"^/v/([^/]+)/(.+)$")
 
 
 def web_dir_for(settings: Settings) -> Path | None:
@@ -25,23 +55,122 @@ def web_dir_for(settings: Settings) -> Path | None:
     return path if path.is_dir() else None
 
 
-def add_web_client(app: FastAPI, web_dir: Path | None) -> None:
-    """Serve the client from `web_dir` (added last: the mount at `/` catches the rest);
-    without one, `/` answers 404 and only the API is served."""
+def accepted_encoding(accept_encoding: str | None, available: set[str]) -> str:
+    """The content coding to send ('' for none): the client's most preferred of
+    `available` (q-values honoured, `q=0` refuses), brotli before gzip on a tie."""
+    weights: dict[str, float] = {}
+    for part in (accept_encoding or "").lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        weight = re.search(r"q\s*=\s*([0-9.]+)", params)
+        try:
+            weights[coding.strip()] = float(weight.group(1)) if weight else 1.0
+        except ValueError:
+            continue
+    best, best_q = "", 0.0
+    for coding in PREFERENCE:
+        q = weights.get(coding, weights.get("*", 0.0))
+        if coding in available and q > best_q:
+            best, best_q = coding, q
+    return best
 
-    async def index() -> Response:
-        if web_dir is None or not (web_dir / "index.html").is_file():
-            return error_response(
-                404, ServerErrorCode.NOT_FOUND, "the web client is not installed"
-            )
-        return FileResponse(web_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def index_for_room(code: str) -> Response:
-        return await index()
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """`If-None-Match` (weak comparison, `*`) against our ETag."""
+    if not if_none_match:
+        return False
+    for tag in if_none_match.split(","):
+        tag = tag.strip().removeprefix("W/")
+        if tag in ("*", etag):
+            return True
+    return False
 
-    app.add_api_route("/", index, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/r/{code}", index_for_room, methods=["GET"], include_in_schema=False)
-    if web_dir is not None:
-        app.mount("/", StaticFiles(directory=web_dir), name="web")
-    else:
+
+def respond(
+    request: Request,
+    asset: Asset,
+    cache_control: str,
+    vary: tuple[str, ...] = (),
+    extra: dict[str, str] | None = None,
+) -> Response:
+    """`asset` in the best encoding the request accepts, or 304 when its ETag matches."""
+    coding = accepted_encoding(request.headers.get("accept-encoding"), set(asset.encodings))
+    etag = f'"{asset.digest}{ETAG_SUFFIX[coding]}"'
+    headers = {"etag": etag, "cache-control": cache_control, **(extra or {})}
+    varies = ("Accept-Encoding", *vary) if asset.compressible else vary
+    if varies:
+        headers["vary"] = ", ".join(varies)
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    body = asset.encodings[coding] if coding else asset.body
+    if coding:
+        headers["content-encoding"] = coding
+    headers["content-length"] = str(len(body))
+    if request.method == "HEAD":
+        body = b""
+    return Response(body, media_type=asset.media_type, headers=headers)
+
+
+class WebClient:
+    """ASGI app for everything the API's routes do not answer (mounted at `/`)."""
+
+    def __init__(self, web_dir: Path | None) -> None:
+        self.assets: WebAssets | None = load_web_assets(web_dir) if web_dir else None
+        self.shell = Shell(self.assets) if self.assets and self.assets.template else None
+
+    def start(self) -> None:
+        """Make the brotli encodings in the background (see webassets.py)."""
+        if self.assets is not None:
+            self.assets.start_brotli()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # a websocket on an unknown path
+            await WebSocketClose()(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        if request.method not in ("GET", "HEAD"):
+            raise HTTPException(405)
+        response = self.answer(request, request.url.path)
+        await response(scope, receive, send)
+
+    def answer(self, request: Request, path: str) -> Response:
+        room = _ROOM.match(path)
+        if path in ("/", "/index.html") or room:
+            return self.page(request, room_code(room.group(1)) if room else None)
+        if self.assets is None:
+            raise HTTPException(404)
+        versioned = _VERSIONED.match(path)
+        if versioned:
+            version, file = versioned.groups()
+            if self.assets.get(file) is None:
+                raise HTTPException(404)
+            if version != self.assets.version:
+                url = f"/v/{self.assets.version}/{file}"
+                return RedirectResponse(url, 302, headers={"cache-control": "no-store"})
+            return respond(request, self.assets.assets[file], IMMUTABLE)
+        asset = self.assets.get(path.lstrip("/"))
+        if asset is None:
+            raise HTTPException(404)
+        return respond(request, asset, REVALIDATE)
+
+    def page(self, request: Request, code: str | None) -> Response:
+        if self.shell is None:
+            raise ApiError(404, ServerErrorCode.NOT_FOUND, "the web client is not installed")
+        lang = self.shell.language_for(
+            request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
+        )
+        policy = page_policy(request.headers.get("host"), request.url.scheme)
+        return respond(
+            request,
+            self.shell.page(lang, code),
+            REVALIDATE,
+            vary=("Accept-Language", "Cookie"),
+            extra={"content-security-policy": policy},
+        )
+
+
+def add_web_client(app: FastAPI, client: WebClient) -> None:
+    """Serve the client (mounted at `/`, after every API route); without a web
+    directory, `/` answers 404 and only the API is served."""
+    if client.assets is None:
         log.warning("no web client directory found; serving the API only")
+    app.mount("/", client, name="web")

@@ -4,6 +4,7 @@
 
 import { setLanguage, t, msg } from './i18n.js';
 import * as api from './api.js';
+import { loadQr } from './lazy.js';
 import { ClientError, ErrorCode, Status } from './protocol.js';
 import { saveSeat, saveName, saveSettings } from './storage.js';
 import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
@@ -87,7 +88,9 @@ export const act = {
   },
   create: () => {
     const name = readName();
-    if (name) viaApi(() => api.createRoom(name));
+    if (!name) return;
+    loadQr().catch(() => {}); // the lobby comes next: its QR code loads meanwhile
+    viaApi(() => api.createRoom(name));
   },
   join: () => {
     const code = api.normalizeCode(typedCode());
@@ -96,7 +99,9 @@ export const act = {
       return;
     }
     const name = readName();
-    if (name) viaApi(() => api.joinRoom(code, name));
+    if (!name) return;
+    loadQr().catch(() => {});
+    viaApi(() => api.joinRoom(code, name));
   },
   submitHome: () => (typedCode().trim() ? act.join() : act.create()),
   codeTyped: () => {

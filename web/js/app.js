@@ -10,6 +10,7 @@ import { onKey } from './keys.js';
 import { route, currentSocket } from './routing.js';
 import { render, startPainting } from './paint.js';
 import { unlockAudio } from './feedback.js';
+import { loadLanguage } from './storage.js';
 
 const TICK_MS = 100;
 
@@ -29,7 +30,8 @@ function tick() {
 
 async function boot() {
   try {
-    await setLanguage(preferredLanguage());
+    // a language chosen before is saved again: its cookie tells the server (shell.py)
+    await setLanguage(preferredLanguage(), loadLanguage() !== null);
   } catch {
     /* the page still works with keys shown */
   }

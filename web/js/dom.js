@@ -1,6 +1,11 @@
 // A very small virtual DOM: `h()` describes a tree, `patch()` makes the real
 // DOM match it while keeping the existing nodes (so focus, scroll positions and
 // running CSS animations survive a re-render). No framework, no build step.
+// `toHTML()` writes a tree as HTML: the page's first screen, which the server
+// sends inside #app (web/shell/make.mjs); the first patch() takes those nodes
+// over (their attributes count as the previous props), keeping what was typed.
+// `style` is set through the CSSOM: the Content-Security-Policy allows no
+// inline style attribute.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -63,7 +68,7 @@ function update(el, v, svg) {
     if (el.data !== v) el.data = v;
     return;
   }
-  const old = el.__props || {};
+  const old = el.__props || adopt(el, v.props);
   const props = v.props;
   for (const name of Object.keys(old)) {
     if (!(name in props)) setProp(el, name, undefined, old[name]);
@@ -77,8 +82,21 @@ function update(el, v, svg) {
   if (!props.raw) patch(el, v.children);
 }
 
+/** An element the server wrote (toHTML): its attributes are its previous props;
+ * an input nobody typed in yet gets the value the state asks for. */
+function adopt(el, props) {
+  const old = {};
+  for (const a of el.attributes) old[a.name] = a.value;
+  if (props.initValue != null && el.value === el.defaultValue) el.value = props.initValue;
+  return old;
+}
+
 function setProp(el, name, value, oldValue) {
   if (name === 'key' || name === 'initValue' || name === 'raw') return;
+  if (name === 'style') {
+    el.style.cssText = value == null ? '' : String(value);
+    return;
+  }
   if (name.startsWith('on')) {
     const type = name.slice(2).toLowerCase();
     el.__on = el.__on || {};
@@ -101,4 +119,26 @@ function setProp(el, name, value, oldValue) {
     return;
   }
   el.setAttribute(name, value === true ? '' : String(value));
+}
+
+const VOID = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'meta', 'source', 'wbr']);
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escape = (text) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+/** The HTML of a tree, as patch() would build it: no event handlers, `initValue`
+ * as the value attribute, a <select>'s value through its options' `selected`. */
+export function toHTML(vchildren) {
+  return flatten([vchildren]).map((v) => (typeof v === 'string' ? escape(v) : element(v))).join('');
+}
+
+function element(v) {
+  let attrs = '';
+  for (const [name, value] of Object.entries(v.props)) {
+    if (value == null || value === false || name === 'key' || name === 'raw' || name.startsWith('on')) continue;
+    if (name === 'value' && v.tag === 'select') continue;
+    const attr = name === 'initValue' ? 'value' : name;
+    attrs += value === true ? ` ${attr}` : ` ${attr}="${escape(String(value))}"`;
+  }
+  if (VOID.has(v.tag)) return `<${v.tag}${attrs}>`;
+  return `<${v.tag}${attrs}>${v.props.raw ? '' : toHTML(v.children)}</${v.tag}>`;
 }

@@ -59,17 +59,23 @@ export function preferredLanguage() {
   return 'en';
 }
 
+// Next to this module: /v/<version>/i18n/ when the page came from the server
+// (immutable, and preloaded by the page for its language), /i18n/ otherwise.
+const I18N_DIR = new URL('../i18n/', import.meta.url);
+
 async function fetchStrings(code) {
-  const res = await fetch(`/i18n/${code}.json`, { cache: 'no-cache' });
+  const res = await fetch(new URL(`${code}.json`, I18N_DIR).href);
   if (!res.ok) throw new Error(`i18n ${code}: ${res.status}`);
   return res.json();
 }
 
-/** Load a language, set <html lang dir>, and remember it if `remember`. */
+/** Load a language, set <html lang dir>, and remember it if `remember`.
+ * The language's own file is asked for first, English (the fallback) beside it. */
 export async function setLanguage(code, remember = false) {
   const lang = LANGUAGES.find((l) => l.code === code) || LANGUAGES[0];
+  const own = lang.code === 'en' ? null : fetchStrings(lang.code).catch(() => ({}));
   if (!Object.keys(fallback).length) fallback = await fetchStrings('en');
-  strings = lang.code === 'en' ? fallback : await fetchStrings(lang.code).catch(() => ({}));
+  strings = own ? await own : fallback;
   current = lang.code;
   rtl = lang.dir === 'rtl';
   plural = new Intl.PluralRules(lang.code);

@@ -1,6 +1,7 @@
 // QR code of the join link, drawn as one SVG path (vendored qrcode-generator, MIT).
+// Loaded only for the lobby (lazy.js).
 
-import qrcode from '/vendor/qrcode-generator/qrcode.mjs';
+import qrcode from '../vendor/qrcode-generator/qrcode.mjs';
 import { h } from './dom.js';
 
 const cache = new Map();

@@ -8,7 +8,8 @@
 import { msg } from './i18n.js';
 import * as api from './api.js';
 import { RoomSocket } from './net.js';
-import { ClientError } from './protocol.js';
+import { ClientError, Status } from './protocol.js';
+import { loadQr, qrModule } from './lazy.js';
 import { loadSeat, forgetSeat, lastRoom, loadName } from './storage.js';
 import { restartClock } from './state.js';
 import { getState, setState, replaceState } from './store.js';
@@ -87,6 +88,7 @@ function receive(msg) {
   const before = getState();
   const { state, effects } = applyUpdate(before, msg, Date.now());
   if (state !== before) replaceState(state);
+  if (state.view && state.view.status === Status.LOBBY && !qrModule()) loadQr().then(render, () => {});
   for (const effect of effects) {
     if (effect.type === 'fatal') onFatal(effect.reason);
     else if (effect.type === 'yourTurn') {

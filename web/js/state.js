@@ -40,6 +40,7 @@ export function initialState() {
     homeInfo: null, // GET /api/rooms/{code} result for the join form
     homeError: null, // a message (i18n.js msg) shown on the home form
     busy: false,
+    booting: false, // true only in the page's first screen, drawn before the client runs (web/shell/make.mjs)
     conn: 'idle', // idle | connecting | open | reconnecting | replaced
     clock: newClock(), // the server-clock estimate of this room's connection
     view: null, // the latest view (protocol.md), whole

@@ -1,5 +1,6 @@
-// What this phone remembers (localStorage), behind one wrapper: storage that is
-// switched off or full (private mode) never breaks the page, it only forgets.
+// What this phone remembers (localStorage; the language also as a cookie), behind
+// one wrapper: storage that is switched off or full (private mode) never breaks
+// the page, it only forgets.
 // The keys are listed in docs/web-client.md, "Storage". Peeked cards are never
 // stored (R16.3).
 
@@ -50,7 +51,15 @@ export const loadName = () => read(NAME_KEY) || '';
 export const saveName = (name) => write(NAME_KEY, name);
 
 export const loadLanguage = () => read(LANG_KEY);
-export const saveLanguage = (code) => write(LANG_KEY, code);
+/** The chosen language, also as the cookie `crisp_lang`: the server then sends the
+ * page's first screen in it (a language code, nothing else, goes in the cookie). */
+export function saveLanguage(code) {
+  write(LANG_KEY, code);
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  try {
+    document.cookie = `crisp_lang=${encodeURIComponent(code)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+  } catch { /* cookies disabled */ }
+}
 
 export function loadSettings() {
   try {

@@ -20,7 +20,7 @@ const PLURAL = /\.(zero|one|two|few|many|other)$/;
 const FILES = Object.fromEntries(LANGS.map((code) => [code,
   JSON.parse(readFileSync(new URL(`../../../web/i18n/${code}.json`, import.meta.url), 'utf-8'))]));
 
-// i18n.js fetches /i18n/<lang>.json and sets <html lang dir>: give it both.
+// i18n.js fetches i18n/<lang>.json next to itself and sets <html lang dir>: give it both.
 // `served[code]` replaces a file for one test.
 const served = {};
 globalThis.document = { documentElement: {} };
@@ -40,7 +40,7 @@ const COUNTED = [...new Set(Object.keys(FILES.en).filter((k) => PLURAL.test(k)).
 function sampleParams(code) {
   const ar = code === 'ar';
   return {
-    name: ar ? 'سارة' : 'Sari', target: ar ? 'ليلى' : 'Budi', dealer: ar ? 'ليلى' : 'Budi',
+    brand: ar ? 'كريسب' : 'Crisp', name: ar ? 'سارة' : 'Sari', target: ar ? 'ليلى' : 'Budi', dealer: ar ? 'ليلى' : 'Budi',
     names: listOf(ar ? ['سارة', 'ليلى'] : ['Sari', 'Budi']),
     code: '#', card: '10♦', slot: t('slot.left'), target_slot: t('slot.right'),
     round: 3, n: 100, total: -2, options: t('opt.noLimit'), rank: t('rank.Q'), suit: t('suit.S'),

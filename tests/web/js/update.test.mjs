@@ -15,10 +15,11 @@ import { closeOutcome } from '../../../web/js/net.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
 import { seatOrder, seatTags, eventText, bannerText } from '../../../web/js/render/parts.js';
 
-// i18n.js fetches /i18n/<lang>.json and sets <html lang dir>: give it both.
+// i18n.js fetches i18n/<lang>.json next to itself (a file: URL here) and sets
+// <html lang dir>: give it both.
 globalThis.document = { documentElement: {} };
-globalThis.fetch = async (path) => {
-  const text = readFileSync(new URL(`../../../web${path}`, import.meta.url), 'utf-8');
+globalThis.fetch = async (url) => {
+  const text = readFileSync(new URL(url), 'utf-8');
   return { ok: true, status: 200, json: async () => JSON.parse(text) };
 };
 await setLanguage('en');

@@ -56,8 +56,9 @@ function header(ctx) {
   const { S, act } = ctx;
   const inRoom = S.screen === 'room';
   return h('header', { class: 'topbar' },
-    h('a', { class: 'brand', href: '/', 'aria-label': t('app.home') }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), 'Crisp'),
-    inRoom ? connStatus(S) : h('span', { class: 'spacer' }),
+    h('a', { class: 'brand', href: '/', 'aria-label': t('app.home', { brand: 'Crisp' }) },
+      h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), 'Crisp'),
+    inRoom ? connStatus(S) : loading(S),
     h('label', { class: 'lang' },
       h('span', { class: 'sr-only' }, t('settings.language')),
       h('select', {
@@ -73,6 +74,14 @@ function header(ctx) {
       'data-testid': 'settings-button', onclick: act.toggleMenu,
     }, h('span', { 'aria-hidden': 'true' }, '⚙')),
   );
+}
+
+/** The page's first screen (web/shell/make.mjs) says it is loading, where the
+ * connection status shows in a room; once the client runs, an empty spacer. */
+function loading(S) {
+  if (!S.booting) return h('span', { class: 'spacer' });
+  return h('span', { class: 'conn conn-connecting', role: 'status' },
+    h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, '◌'), t('app.loading'));
 }
 
 function connStatus(S) {

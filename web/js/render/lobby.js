@@ -4,7 +4,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { playerById } from '../state.js';
-import { qrSvg } from '../qr.js';
+import { qrModule } from '../lazy.js';
 import { pending, flash, seatTags, nameEl } from './parts.js';
 
 export function lobby(ctx) {
@@ -23,7 +23,7 @@ export function lobby(ctx) {
         h('button', {
           type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
         }, canShare ? t('lobby.share') : t('lobby.copy'))),
-      h('div', { class: 'qr', 'data-testid': 'qr' }, qrSvg(link, t('lobby.qr', { code: v.code })))),
+      h('div', { class: 'qr', 'data-testid': 'qr' }, qrCode(link, t('lobby.qr', { code: v.code })))),
     h('section', { class: 'panel' },
       h('h2', null, t('lobby.players', { count: v.players.length })),
       h('ul', { class: 'players', 'data-testid': 'player-list' },
@@ -46,6 +46,13 @@ export function lobby(ctx) {
         disabled: v.players.length < 2 || pending(ctx), onclick: act.start,
       }, v.players.length < 2 ? t('lobby.needTwo') : t('lobby.start'))
       : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })));
+}
+
+/** The QR code of the link, once its module is loaded (routing.js loads it for
+ * the lobby); until then its square stays empty. */
+function qrCode(link, label) {
+  const qr = qrModule();
+  return qr ? qr.qrSvg(link, label) : null;
 }
 
 /** The room's options (R13 discard-pile draws, R14 time per draw, R15 limit): the host sets them in the lobby (R16.1). */

@@ -1,0 +1,119 @@
+"""The page at `/` and `/r/{code}`: `web/index.html` with its first screen in it.
+
+What the server adds to the template (docs/web-client.md, "Delivery"):
+- `<html lang dir>` in the page's language: the cookie `crisp_lang` (the client's
+  language switch sets it), else the first known language of `Accept-Language`
+  (`in` is Indonesian, as in the client), else English;
+- the stylesheet and the entry module at their versioned URLs (`/v/<version>/…`);
+- `<link rel="modulepreload">` for every module the entry imports statically,
+  and `<link rel="preload" as="fetch">` for the language's strings, then
+  English (its fallback): the whole start of the page is asked for at once;
+- inside `<div id="app">`, the header and the home form in that language (on
+  `/r/{code}`: the join form, code filled in), buttons disabled and "Loading…"
+  until the modules run. That HTML is the client's own renderer's
+  (`web/shell/shells.json`, written by `node web/shell/make.mjs`; a test fails
+  when it is stale), so the client takes the same nodes over (`dom.js`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+
+from .webassets import Asset, WebAssets
+
+LANG_COOKIE = "crisp_lang"
+CODE_SLOT = "{{code}}"
+MAX_CODE = 8
+PAGE_TYPE = "text/html; charset=utf-8"
+_ENTRY = re.compile(r'<script type="module" src="/([^"]+)"></script>')
+_STYLESHEET = re.compile(r'<link rel="stylesheet" href="/([^"]+)">')
+_HTML_TAG = re.compile(r"<html\b[^>]*>")
+_APP = '<div id="app"></div>'
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    dir: str
+    home: str  # the #app HTML of `/`
+    join: str  # the #app HTML of `/r/{code}`, with CODE_SLOT for the code
+
+
+def room_code(raw: str) -> str:
+    """A room code as the client reads it from the address: upper case, letters and
+    digits only (so it is safe inside HTML), at most MAX_CODE characters."""
+    return re.sub(r"[^A-Z0-9]", "", raw.upper())[:MAX_CODE]
+
+
+class Shell:
+    """Renders the page for a language and an optional room code."""
+
+    def __init__(self, assets: WebAssets) -> None:
+        self.assets = assets
+        source = json.loads(assets.shell_source) if assets.shell_source else {}
+        self.languages = {
+            code: Language(code, s["dir"], s["home"], s["join"]) for code, s in source.items()
+        } or {"en": Language("en", "ltr", "", "")}
+        self.default = "en" if "en" in self.languages else next(iter(self.languages))
+        self.page = functools.lru_cache(maxsize=256)(self._page)
+
+    def language_for(self, cookie: str | None, accept_language: str | None) -> str:
+        """The page's language: the cookie, else Accept-Language, else English."""
+        if cookie in self.languages:
+            return str(cookie)
+        ranked: list[tuple[float, int, str]] = []
+        for i, part in enumerate((accept_language or "").split(",")):
+            tag, _, params = part.strip().partition(";")
+            q = re.search(r"q\s*=\s*([0-9.]+)", params)
+            try:
+                weight = float(q.group(1)) if q else 1.0
+            except ValueError:
+                continue
+            base = tag.strip().lower().split("-")[0]
+            if weight > 0:
+                ranked.append((-weight, i, "id" if base == "in" else base))
+        for _, _, base in sorted(ranked):
+            if base in self.languages:
+                return base
+        return self.default
+
+    def _page(self, lang: str, code: str | None) -> Asset:
+        """The page (memoised: a few KB each; codes are normalised by `room_code`)."""
+        language = self.languages[lang]
+        html = self._head(self.assets.template, lang, language.dir)
+        app = language.home if code is None else language.join.replace(CODE_SLOT, code)
+        html = html.replace(_APP, f'<div id="app">{app}</div>', 1)
+        body = html.encode()
+        page = Asset("index.html", PAGE_TYPE, body, hashlib.sha256(body).hexdigest()[:20])
+        page.encode("gzip", 6)  # fast enough per page: a few KB, memoised
+        page.encode("br", 9)
+        return page
+
+    def _head(self, template: str, lang: str, direction: str) -> str:
+        prefix = f"/v/{self.assets.version}/"
+        html = _HTML_TAG.sub(f'<html lang="{lang}" dir="{direction}">', template, count=1)
+
+        def versioned(m: re.Match[str]) -> str:
+            path = m.group(1)
+            return m.group(0).replace(f'"/{path}"', f'"{prefix}{path}"') if self.assets.get(
+                path
+            ) else m.group(0)
+
+        html = _STYLESHEET.sub(versioned, html)
+        entry = _ENTRY.search(html)
+        if entry is None:
+            return html
+        links = [
+            f'<link rel="modulepreload" href="{prefix}{path}">'
+            for path in self.assets.static_imports(entry.group(1))[1:]  # the script tag loads the entry
+        ]
+        for code in dict.fromkeys((lang, "en")):
+            if self.assets.get(f"i18n/{code}.json"):
+                href = f"{prefix}i18n/{code}.json"
+                links.append(f'<link rel="preload" as="fetch" crossorigin href="{href}">')
+        tag = _ENTRY.sub(versioned, entry.group(0))
+        return html.replace(entry.group(0), "\n  ".join([tag, *links]), 1)
