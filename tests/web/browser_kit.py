@@ -182,3 +182,31 @@ def assert_touch_targets(page: Page, minimum: float = 44) -> None:
         minimum,
     )
     assert small == [], f"touch targets under {minimum} px: {small}"
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+# WCAG 2.0/2.1 A and AA, including the rules axe still calls experimental there
+# (label-content-name-mismatch: an accessible name holds the visible label).
+AXE_RUN = """async () => {
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+  const rules = {};
+  for (const r of axe.getRules(tags)) {
+    if (r.tags.includes('experimental')) rules[r.ruleId] = { enabled: true };
+  }
+  const res = await axe.run(document, {
+    runOnly: { type: 'tag', values: tags }, rules, resultTypes: ['violations'],
+  });
+  return res.violations.map((v) => ({
+    id: v.id, impact: v.impact,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\\s+/g, ' ')}`),
+  }));
+}"""
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core (tests/web/vendor/axe-core, its version pinned there) on the page
+    as it is now; its WCAG 2.1 A/AA violations. axe is put into the page through
+    the DevTools protocol, which the page's Content-Security-Policy does not govern."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return list(page.evaluate(AXE_RUN))

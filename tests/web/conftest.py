@@ -1,12 +1,15 @@
 """Fixtures for the browser tests: a real `crisp serve` process and Debian's Chromium.
 
 The server runs with CRISP_TEST_HOOKS=1 (test decks) and CRISP_TIME_SCALE=0.1
-(every game duration ten times shorter) on the in-memory store. Without
-Chromium the browser tests skip, except under CI (env CI set), where they fail.
+(every game duration ten times shorter) on the in-memory store (`real_time_server`:
+1.0). Without Chromium the browser tests skip, except under CI (env CI set),
+where they fail. Every page reports each Content-Security-Policy violation as a
+console error, which fails the test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import urllib.error
@@ -65,15 +68,16 @@ class Server(ProcServer):
             return dict(json.load(res))
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
+@contextlib.contextmanager
+def serve(time_scale: str, log_name: str) -> Iterator[Server]:
+    """`crisp serve` with test hooks and `time_scale`, until the block ends."""
     try:
         import crisp.cli  # noqa: F401
     except ImportError as e:  # pragma: no cover - the server is part of this repo
         pytest.fail(f"crisp server not importable: {e}")
     ARTIFACTS.mkdir(exist_ok=True)
-    env = {"CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": "0.1", "PYTHONUNBUFFERED": "1"}
-    server = Server(env, log_path=ARTIFACTS / "web-server.log")
+    env = {"CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": time_scale, "PYTHONUNBUFFERED": "1"}
+    server = Server(env, log_path=ARTIFACTS / log_name)
     try:
         server.start()
     except RuntimeError as exc:
@@ -82,6 +86,21 @@ def server() -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    """The server of most browser tests: game time ten times faster."""
+    with serve("0.1", "web-server.log") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def real_time_server() -> Iterator[Server]:
+    """A server on real game time, for tests that need a screen to stay (the peek
+    phase lasts 10 s, R16.2)."""
+    with serve("1.0", "web-server-real-time.log") as s:
+        yield s
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +126,16 @@ def browser() -> Iterator[Any]:
 NETWORK_NOISE = ("Failed to load resource", "WebSocket connection to")
 
 
+# Run in every page before its own scripts: a refused script, style, connection
+# or frame (the page's Content-Security-Policy) becomes a console error.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener('securitypolicyviolation', (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`
+    + ` at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+
 def _console(page: Any, message: Any) -> None:
     if message.type == "error" and not message.text.startswith(NETWORK_NOISE):
         page.errors.append(f"console: {message.text}")
@@ -125,6 +154,7 @@ def phone(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     def open_phone(**extra: Any) -> Any:
         ctx = browser.new_context(**{**PHONE, **extra})
         ctx.set_default_timeout(8000)
+        ctx.add_init_script(REPORT_CSP_VIOLATIONS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

@@ -32,8 +32,11 @@ pytestmark = pytest.mark.browser
 def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: Any) -> None:
     dee, eve = phone(), phone()
 
-    # --- the host creates the room from the home screen
-    dee.goto(server.base + "/")
+    # --- the host creates the room from the home screen; the page's policy is on
+    # for the whole game (the phone fixture fails the test on any violation)
+    response = dee.goto(server.base + "/")
+    assert response is not None
+    assert "script-src 'self'" in response.headers["content-security-policy"]
     expect(dee.get_by_test_id("create-room")).to_be_enabled()
     dee.get_by_test_id("name-input").fill("Dee")
     tap(dee, "create-room")

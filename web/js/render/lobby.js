@@ -17,8 +17,10 @@ export function lobby(ctx) {
   return h('div', { class: 'lobby' },
     h('section', { class: 'panel room' },
       h('div', { class: 'room-info' },
-        h('p', { class: 'label' }, t('lobby.code')),
-        h('p', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code),
+        // the panel's heading: "Room code" and the code itself, which is what it is about
+        h('h2', { class: 'room-heading' },
+          h('span', { class: 'label' }, t('lobby.code')),
+          h('span', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code)),
         h('p', { class: 'link', dir: 'ltr' }, link.replace(/^https?:\/\//, '')),
         h('button', {
           type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),

@@ -5,7 +5,7 @@
 
 import { h } from '../dom.js';
 import { t, formatNumber } from '../i18n.js';
-import { rank, suitGlyph, isRed } from '../cards.js';
+import { rank, suitGlyph, isRed, short } from '../cards.js';
 import { playerById } from '../state.js';
 import { describe } from '../events.js';
 
@@ -90,6 +90,18 @@ export function cardContent(card) {
     h('span', { class: 'rank', 'aria-hidden': 'true' }, rank(card)),
     h('span', { class: 'suit', 'aria-hidden': 'true' }, suitGlyph(card)),
   ];
+}
+
+/** The accessible name of a control that shows a card face: it starts with what
+ * the face shows ("A♠ — …"), so the name holds the visible label (WCAG 2.5.3). */
+export function faceLabel(card, label) {
+  return `${short(card)} — ${label}`;
+}
+
+/** A count on a pile: drawn by CSS from data-n (the pile's name says the count),
+ * so the control's visible text stays what its name holds. */
+export function countBadge(n) {
+  return h('span', { class: 'count', 'aria-hidden': 'true', 'data-n': formatNumber(n) });
 }
 
 export function cardClass(card, extra = '') {

@@ -20,10 +20,11 @@ export function results(ctx) {
   if (over) {
     title = t('game.over');
     const names = winners.map((id) => nameOf(v, id));
-    winLine = h('p', { class: 'winners', 'data-testid': 'winners', role: 'status' },
+    // the headline of the results, in a live region so that it is announced
+    winLine = h('div', { role: 'status' }, h('h3', { class: 'winners', 'data-testid': 'winners' },
       h('span', { 'aria-hidden': 'true' }, '★ '),
       names.length > 1 ? t('game.shared', { names: listOf(names) })
-        : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' }));
+        : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' })));
   }
   return h('div', { class: 'results' },
     h('h2', null, title),

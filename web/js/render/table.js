@@ -11,7 +11,8 @@ import { Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
 import { slotKey } from '../events.js';
 import {
-  pending, flash, nameOf, nameEl, seatOrder, seatTags, isReady, cardContent, cardClass, offlineStrip, logPanel, eventText,
+  pending, flash, nameOf, nameEl, num, seatOrder, seatTags, isReady, cardContent, cardClass, offlineStrip, logPanel,
+  eventText, faceLabel, countBadge,
 } from './parts.js';
 
 export function table(ctx) {
@@ -111,9 +112,10 @@ function seat(ctx, p) {
   },
   h('div', { class: 'seat-head' },
     h('div', { class: 'seat-line' },
-      turn ? h('span', { class: 'turn-mark', title: t('seat.turn'), 'aria-label': t('seat.turn') }, '▶') : null,
+      turn ? h('span', { class: 'turn-mark', title: t('seat.turn') },
+        h('span', { 'aria-hidden': 'true' }, '▶'), h('span', { class: 'sr-only' }, t('seat.turn'))) : null,
       h('span', { class: 'seat-name' }, nameEl(p.name)),
-      h('span', { class: 'seat-total', dir: 'ltr', 'aria-label': t('seat.totalLabel', { total: p.total }) }, formatNumber(p.total))),
+      seatTotal(p.total)),
     tags.length ? h('div', { class: 'tags' }, tags) : null),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
@@ -127,6 +129,14 @@ function seat(ctx, p) {
       onclick: () => act.tapSeatSlot(p.id, slot),
     }, cardContent(null));
   })));
+}
+
+/** A running total beside a name: the number as it shows, and as a screen reader
+ * says it ("Total: 12"), in real text (an aria-label on a span may not be read). */
+function seatTotal(total) {
+  return h('span', { class: 'seat-total' },
+    h('span', { class: 'sr-only' }, t('seat.totalLabel', { total })),
+    num(total, { 'aria-hidden': 'true' }));
 }
 
 function center(ctx) {
@@ -164,7 +174,7 @@ function center(ctx) {
         type: 'button', class: cardClass(null, `big stock ${drawOk ? 'can' : ''} ${flash(ctx, 'stock')}`),
         'data-testid': 'stock', 'data-count': v.stock_count, disabled: !drawOk, onclick: act.drawStock,
         'aria-label': t('stock.label', { count: v.stock_count }) + (drawOk ? ` — ${t('stock.tap')}` : ''),
-      }, cardContent(null), h('span', { class: 'count', 'aria-hidden': 'true' }, String(v.stock_count))),
+      }, cardContent(null), countBadge(v.stock_count)),
       h('span', { class: 'caption' }, t('stock.title'))),
     h('div', { class: 'pile' },
       h('button', {
@@ -173,10 +183,12 @@ function center(ctx) {
           : `card big empty discard ${flash(ctx, 'discard')}`,
         'data-testid': 'discard-pile', 'data-card': v.discard_top || '', 'data-count': v.discard_count,
         disabled: !discardOk, onclick: act.drawDiscard,
-        'aria-label': (v.discard_top ? t('discard.label', { card: cardName(v.discard_top), count: v.discard_count })
-          : t('discard.empty')) + (discardOk ? ` — ${t('discard.tap')}` : ''),
+        'aria-label': v.discard_top
+          ? faceLabel(v.discard_top, t('discard.label', { card: cardName(v.discard_top), count: v.discard_count })
+            + (discardOk ? ` — ${t('discard.tap')}` : ''))
+          : t('discard.empty'),
       }, v.discard_top ? cardContent(v.discard_top) : null,
-      v.discard_count ? h('span', { class: 'count', 'aria-hidden': 'true' }, String(v.discard_count)) : null),
+      v.discard_count ? countBadge(v.discard_count) : null),
       h('span', { class: 'caption' }, t('discard.title'))),
     h('div', { class: 'pile' }, holding, h('span', { class: 'caption' }, holdCaption)));
 }
@@ -235,12 +247,12 @@ function mine(ctx) {
     h('div', { class: 'me-head' },
       h('span', { class: 'seat-name' }, nameEl(me.name), ` (${t('lobby.you')})`),
       seatTags(tableTags(v, v.you)),
-      h('span', { class: 'seat-total', dir: 'ltr', 'aria-label': t('seat.totalLabel', { total: me.total }) }, formatNumber(me.total))),
+      seatTotal(me.total)),
     h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
       const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
       const picked = S.queen && S.queen.mine === slot;
       let label = t('my.cardLabel', { slot: t(`slot.${slot}`) });
-      if (peek) label += ` — ${cardName(peek.card)}`;
+      if (peek) label = faceLabel(peek.card, `${label} — ${cardName(peek.card)}`);
       if (swapOk) label += ` — ${t('my.tapSwap')}`;
       else if (choosing) label += ` — ${t('my.tapQueen')}`;
       return h('div', { key: slot, class: 'slotwrap' },
@@ -277,7 +289,7 @@ function actionBar(ctx) {
     type: 'button', class: `btn action ${ok(type) ? 'can' : ''} ${S.queen && type === 'queen' ? 'picked' : ''}`,
     'data-testid': `action-${type}`, disabled: !ok(type), onclick,
     'aria-label': t(`action.${type}Label`),
-  }, h('span', { class: 'action-icon', 'aria-hidden': 'true' }, icon), h('span', { class: 'action-text' }, t(`action.${type}`)));
+  }, h('span', { class: 'action-icon', 'aria-hidden': 'true', 'data-icon': icon }), h('span', { class: 'action-text' }, t(`action.${type}`)));
   return h('section', { class: 'actions', 'aria-label': t('table.actions') },
     btn('discard', '⤓', act.discard),
     btn('jack', 'J', act.jack),
@@ -302,7 +314,7 @@ function crispButton(ctx) {
     disabled: !ok, onclick: act.crisp,
     'aria-label': left != null ? t('crisp.labelOpen', { count: Math.ceil(left / 1000) }) : t('crisp.label'),
   }, bar, h('span', { class: 'crisp-text' }, t('crisp.button')),
-  left != null ? h('span', { class: 'crisp-secs' }, formatSeconds(left / 1000)) : null);
+  left != null ? h('span', { class: 'crisp-secs', 'aria-hidden': 'true', 'data-secs': formatSeconds(left / 1000) }) : null);
 }
 
 function scoreStrip(ctx) {
