@@ -60,6 +60,9 @@ class Shell:
         } or {"en": Language("en", "ltr", "", "")}
         self.default = "en" if "en" in self.languages else next(iter(self.languages))
         self.page = functools.lru_cache(maxsize=256)(self._page)
+        css = _STYLESHEET.search(assets.template)
+        # the stylesheet's versioned URL, for a `Link: rel=preload` header
+        self.stylesheet = f"/v/{assets.version}/{css.group(1)}" if css else None
 
     def language_for(self, cookie: str | None, accept_language: str | None) -> str:
         """The page's language: the cookie, else Accept-Language, else English."""
@@ -93,27 +96,28 @@ class Shell:
         page.encode("br", 9)
         return page
 
+    def _versioned(self, m: re.Match[str]) -> str:
+        """A matched tag with its `/path` replaced by the versioned URL, if it is a file."""
+        path = m.group(1)
+        if self.assets.get(path) is None:
+            return m.group(0)
+        return m.group(0).replace(f'"/{path}"', f'"/v/{self.assets.version}/{path}"')
+
     def _head(self, template: str, lang: str, direction: str) -> str:
         prefix = f"/v/{self.assets.version}/"
         html = _HTML_TAG.sub(f'<html lang="{lang}" dir="{direction}">', template, count=1)
-
-        def versioned(m: re.Match[str]) -> str:
-            path = m.group(1)
-            return m.group(0).replace(f'"/{path}"', f'"{prefix}{path}"') if self.assets.get(
-                path
-            ) else m.group(0)
-
-        html = _STYLESHEET.sub(versioned, html)
+        html = _STYLESHEET.sub(self._versioned, html)
         entry = _ENTRY.search(html)
         if entry is None:
             return html
+        # the strings first (the page's language, then English), then the modules:
+        # over HTTP/1.1 (6 connections) the first requests go out first
         links = [
-            f'<link rel="modulepreload" href="{prefix}{path}">'
-            for path in self.assets.static_imports(entry.group(1))[1:]  # the script tag loads the entry
+            f'<link rel="preload" as="fetch" crossorigin href="{prefix}i18n/{code}.json">'
+            for code in dict.fromkeys((lang, "en"))
+            if self.assets.get(f"i18n/{code}.json")
         ]
-        for code in dict.fromkeys((lang, "en")):
-            if self.assets.get(f"i18n/{code}.json"):
-                href = f"{prefix}i18n/{code}.json"
-                links.append(f'<link rel="preload" as="fetch" crossorigin href="{href}">')
-        tag = _ENTRY.sub(versioned, entry.group(0))
+        modules = self.assets.static_imports(entry.group(1))[1:]  # the script tag loads the entry
+        links += [f'<link rel="modulepreload" href="{prefix}{path}">' for path in modules]
+        tag = _ENTRY.sub(self._versioned, entry.group(0))
         return html.replace(entry.group(0), "\n  ".join([tag, *links]), 1)

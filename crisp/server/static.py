@@ -159,12 +159,15 @@ class WebClient:
             request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
         )
         policy = page_policy(request.headers.get("host"), request.url.scheme)
+        headers = {"content-security-policy": policy}
+        if self.shell.stylesheet:  # asked for as the headers arrive, before the HTML is parsed
+            headers["link"] = f"<{self.shell.stylesheet}>; rel=preload; as=style"
         return respond(
             request,
             self.shell.page(lang, code),
             REVALIDATE,
             vary=("Accept-Language", "Cookie"),
-            extra={"content-security-policy": policy},
+            extra=headers,
         )
 
 

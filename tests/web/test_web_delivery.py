@@ -227,8 +227,12 @@ def test_the_page_preloads_its_modules_and_language(http: httpx.Client) -> None:
     preload = r'<link rel="preload" as="fetch" crossorigin href="/v/[0-9a-f]+/i18n/(\w+)\.json">'
     fetches = re.findall(preload, html)
     assert fetches == ["ar", "en"], "the page's language first, English (its fallback) beside it"
-    english = get(http, "/", **{"accept-language": "en-US,en"}).text
-    assert re.findall(r'i18n/(\w+)\.json', english) == ["en"]
+    assert html.index("i18n/en.json") < html.index('rel="modulepreload"'), "asked for first"
+    english = get(http, "/", **{"accept-language": "en-US,en"})
+    assert re.findall(r"i18n/(\w+)\.json", english.text) == ["en"]
+    # the stylesheet blocks the first paint: asked for as soon as the headers arrive
+    link = f"</v/{version}/css/app.css>; rel=preload; as=style"
+    assert english.headers["link"] == link and get(http, "/r/K7QX").headers["link"] == link
 
 
 @pytest.mark.parametrize(
