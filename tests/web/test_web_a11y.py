@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.support.decks import deck
 from tests.web.browser_kit import (
     AXE,
     arm_crisp,
@@ -30,7 +31,6 @@ from tests.web.browser_kit import (
     open_seat,
     play_simple_turn,
     ready_up,
-    stacked_deck,
     tap,
     wait_turn,
     wait_view,
@@ -48,12 +48,20 @@ LABEL_WITHOUT_ROLE = """() => [...document.querySelectorAll('[aria-label]')]
   .map((el) => el.outerHTML.slice(0, 120))"""
 
 
+# The screen as it stays: a toast or banner fading in (opacity) is measured once
+# it is there, not half-transparent (spinning icons, which never end, are left).
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => Number.isFinite(a.effect.getComputedTiming().endTime))
+  .map((a) => a.finished.catch(() => null)))"""
+
+
 def check(page: Page, screen: str) -> None:
     """axe on the screen as it is, in Arabic then in English; nothing found."""
     found: dict[str, Any] = {}
     for lang in ("ar", "en"):
         page.get_by_test_id("language").select_option(lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
+        page.evaluate(SETTLED)
         violations = axe_violations(page)
         unlabelled = page.evaluate(LABEL_WITHOUT_ROLE)
         if violations or unlabelled:
@@ -73,8 +81,7 @@ def test_every_screen_passes_axe_in_english_and_arabic(real_time_server: Any, ph
     expect(ana.get_by_test_id("create-room")).to_be_enabled()
     check(ana, "home")
 
-    deck = stacked_deck(DEAL + STOCK)
-    seat = server.post("/api/rooms", {"name": "Ana", "deck": deck, "dealer": 1})
+    seat = server.post("/api/rooms", {"name": "Ana", "deck": deck(*DEAL, *STOCK), "dealer": 1})
     code = seat["code"]
     ben.goto(f"{server.base}/r/{code}")
     expect(ben.get_by_test_id("room-code-input")).to_have_value(code)
