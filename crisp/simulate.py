@@ -179,6 +179,7 @@ def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
         "rounds": tally.rounds, "levels": per_level,
         "median_turns_to_call": statistics.median(turns) if turns else None,
         "mean_turns_to_call": statistics.fmean(turns) if turns else None,
+        "p90_turns_to_call": statistics.quantiles(turns, n=10)[-1] if len(turns) > 1 else None,
         "refusals": len(refused), "refused": refused[:10], "unfinished": unfinished[:10],
     }
 
@@ -190,7 +191,8 @@ def report_bots(figures: dict[str, Any]) -> str:
         f"options {figures['options']}, in {figures['wall_s']:.2f} s "
         f"({figures['games_per_s']:.1f} games/s)",
         f"rounds: {figures['rounds']}; turns until someone calls: median "
-        f"{figures['median_turns_to_call']}, mean {_num(figures['mean_turns_to_call'])}",
+        f"{figures['median_turns_to_call']}, mean {_num(figures['mean_turns_to_call'])}, "
+        f"90th percentile {_num(figures['p90_turns_to_call'])}",
         "level    seats  win rate  outright  mean round score  crisp calls  lowest (R12.2)",
     ]
     for level, f in figures["levels"].items():

@@ -25,8 +25,8 @@ UNKNOWN_GAIN = 1.0  # a drawn card replaces an unknown one when it is this much 
 QUEEN_GAIN = 2.0  # a Queen swap is worth it when the card handed over is this much higher
 CALL_MARGIN = 6.0  # call when my total is this much under the lowest other estimate
 UNKNOWN_RISK = 3.0  # ... plus this for each of my own cards I do not know
-PATIENCE = 10  # after this many of my turns, the margin shrinks by one per turn
-LAST_CALL = 20  # after this many of my turns, call at the next window whatever the count
+PATIENCE = 4  # after this many of my turns, the margin shrinks by one per turn
+LAST_CALL = 12  # after this many of my turns, call at the next window whatever the count
 
 
 def best_slot(k: Knowledge, card_value: float, unknown_gain: float,
