@@ -59,6 +59,7 @@ class Knowledge:
         placed = {c for hand in hands.values() for c in hand if c is not None}
         if current:
             placed.update(memory.pile)
+            placed.update(memory.kings)
             if memory.held is not None:
                 placed.add(memory.held)
         for card in (view.get("holding"), view.get("discard_top")):

@@ -9,7 +9,8 @@ A `Memory` is fed the redacted events of every update sent to its seat
   known card a Queen swap moved (R8.1);
 - `chosen`: positions holding a card their owner drew from the stock and kept
   without showing it, so not a J, Q or K (R6.1);
-- `pile`: the discard pile as it was shown face up (R16.4);
+- `pile`: the discard pile as it was shown face up (R16.4), and `kings`: the
+  Kings played this turn, lying beside the piles until it ends (R9.3);
 - the card its own seat holds, and the public card another player took from the
   pile and has not yet placed.
 

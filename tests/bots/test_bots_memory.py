@@ -99,6 +99,23 @@ def test_r6_1_a_card_kept_from_the_stock_is_marked_not_known() -> None:
     assert mine.memory.pile == ["6D", "8H"]
 
 
+def test_r9_3_played_kings_lie_aside_until_the_turn_ends() -> None:
+    g = start(HANDS, stock=["KD", "3H", "4H"], dealer=1)
+    bot = BotSeat(g, "p2")
+    g.draw()
+    g.act("p1", "king")
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "discard")
+    bot.sync()
+    assert bot.memory.kings == ["KD"] and bot.memory.pile == ["3H"]
+    assert "KD" in bot.memory.cards()
+    g.act("p1", "draw", source="stock")
+    g.act("p1", "discard")
+    bot.sync()
+    assert bot.memory.kings == []
+    assert bot.memory.pile == g.discard == ["3H", "4H", "KD"]
+
+
 def test_r4_2_the_remembered_pile_follows_the_real_one_through_a_rebuilt_stock() -> None:
     g = start(HANDS, dealer=1)
     bot = BotSeat(g, "p1")
