@@ -184,8 +184,8 @@ function center(ctx) {
         'data-testid': 'discard-pile', 'data-card': v.discard_top || '', 'data-count': v.discard_count,
         disabled: !discardOk, onclick: act.drawDiscard,
         'aria-label': v.discard_top
-          ? faceLabel(v.discard_top, t('discard.label', { card: cardName(v.discard_top), count: v.discard_count })
-            + (discardOk ? ` — ${t('discard.tap')}` : ''))
+          ? faceLabel(v.discard_top, `${t('discard.label', { card: cardName(v.discard_top) })} — ${
+            t('discard.count', { count: v.discard_count })}${discardOk ? ` — ${t('discard.tap')}` : ''}`)
           : t('discard.empty'),
       }, v.discard_top ? cardContent(v.discard_top) : null,
       v.discard_count ? countBadge(v.discard_count) : null),
