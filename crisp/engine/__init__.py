@@ -10,12 +10,14 @@ from .clock import next_deadline
 from .errors import ActionError, ErrorCode, IllegalAction, InvalidAction
 from .events import Event, redact
 from .legality import legal_types
+from .looks import looks_for, owed_peeks
 from .state import (
     GAME_OVER,
     LOBBY,
     PEEK,
     PLAYING,
     ROUND_OVER,
+    Look,
     Options,
     Player,
     RoundResult,
@@ -37,8 +39,9 @@ def legal(state: State, player: str, now: int) -> list[str]:
 __all__ = [
     "ACTION_TYPES", "FULL_DECK", "GAME_OVER", "LOBBY", "PEEK", "PLAYING", "ROUND_OVER", "SLOTS",
     "Action", "ActionError", "Card", "ErrorCode", "Event", "IllegalAction", "InvalidAction",
-    "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
+    "Look", "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
     "action_from_dict", "action_to_dict", "action_type", "add_player", "advance", "apply",
-    "legal", "new_table", "next_deadline", "parse_deck", "redact", "remove_player",
+    "legal", "looks_for", "new_table", "next_deadline", "owed_peeks", "parse_deck", "redact",
+    "remove_player",
     "set_connected", "view_for",
 ]

@@ -12,15 +12,16 @@ from .vocabulary import PEEK, PLAYING
 
 def next_deadline(state: State) -> int | None:
     """The earliest time at which `advance` has something to do, or None."""
-    times = []
+    due: int | None = None
     if state.status == PEEK and state.peek_ends_at is not None:
-        times.append(state.peek_ends_at)
-    for window in state.windows:
-        times.append(window.closes_at)
+        due = state.peek_ends_at
+    if state.windows:  # the oldest window closes first (each lasts 3 s)
+        closes = state.windows[0].closes_at
+        due = closes if due is None else min(due, closes)
     turn = state.turn
     if state.status == PLAYING and turn is not None and turn.draw_deadline is not None:
-        times.append(turn.draw_deadline)
-    return min(times) if times else None
+        due = turn.draw_deadline if due is None else min(due, turn.draw_deadline)
+    return due
 
 
 def at_moment(state: State, now: int) -> State:

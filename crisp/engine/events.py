@@ -4,6 +4,10 @@ Every event is public except:
 - `peek` goes only to the player who may look (`to`);
 - fields listed in `secret` are shown only to the event's `player` (the card of
   a draw from the stock, R4.1) and are null for everyone else.
+
+`look` is server-side metadata, never on the wire: the `seq` of the Look (R16.3)
+that this event shows to its `player` (a `peek`, or the `swapped` of a card the
+player drew), so the server can note which looks reached a live connection.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 class Event:
     """One thing that happened, before redaction."""
 
-    __slots__ = ("data", "kind", "secret", "to")
+    __slots__ = ("data", "kind", "look", "secret", "to")
 
     def __init__(
         self,
@@ -23,11 +27,13 @@ class Event:
         *,
         to: str | None = None,
         secret: tuple[str, ...] = (),
+        look: int | None = None,
     ) -> None:
         self.kind = kind
         self.data = data
         self.to = to
         self.secret = secret
+        self.look = look
 
     def to_json(self) -> dict[str, Any]:
         """A plain-JSON form that keeps the visibility metadata (server-internal)."""
@@ -36,17 +42,19 @@ class Event:
             out["to"] = self.to
         if self.secret:
             out["secret"] = list(self.secret)
+        if self.look is not None:
+            out["look"] = self.look
         return out
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Event:
         """The inverse of `to_json`."""
-        return Event(
-            raw["kind"], dict(raw["data"]), to=raw.get("to"), secret=tuple(raw.get("secret", ()))
-        )
+        return Event(raw["kind"], dict(raw["data"]), to=raw.get("to"),
+                     secret=tuple(raw.get("secret", ())), look=raw.get("look"))
 
     def __repr__(self) -> str:
-        return f"Event({self.kind}, {self.data}, to={self.to}, secret={self.secret})"
+        return (f"Event({self.kind}, {self.data}, to={self.to}, secret={self.secret}, "
+                f"look={self.look})")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_json() == other.to_json()

@@ -76,7 +76,10 @@ def _crisp_refusal(state: State, seat: int) -> Refusal | None:
 
 def has_window(state: State, seat: int) -> bool:
     """Whether `seat`'s crisp window is open (R10.4; the state is at the moment)."""
-    return any(w.player == seat for w in state.windows)
+    for window in state.windows:  # a loop: this runs in every `legal` list
+        if window.player == seat:
+            return True
+    return False
 
 
 def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from .cards import FULL_DECK, Card, card_text
 from .events import Event
+from .looks import peek
 from .state import RoundResult, State, Turn, Window
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
 from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, Slot
@@ -44,6 +45,7 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     for p in state.players:
         p.hand = [None, None, None]
         p.ready = False
+        p.looks = []
     for k in range(3 * n):
         seat = (state.dealer + 1 + k) % n
         state.players[seat].hand[k // n] = deck[k]  # pass k // n fills that Slot
@@ -59,11 +61,9 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     state.peek_ends_at = now + scaled(state, PEEK_MS)
     events.append(Event("round_started", {"round": state.round,
                                           "dealer": state.players[state.dealer].id}))
-    for p in state.players:  # R2.4: each player looks once at left and right
+    for seat in range(n):  # R2.4: each player looks once at left and right
         for slot in (Slot.LEFT, Slot.RIGHT):
-            events.append(Event("peek", {"player": p.id, "slot": slot.label,
-                                         "card": card_text(p.hand[slot])},
-                                to=p.id))
+            events.append(peek(state, seat, slot, "deal"))
 
 
 def peek_done(state: State) -> bool:
@@ -134,6 +134,7 @@ def end_round(state: State, events: list[Event]) -> None:
     for p in state.players:
         p.total += scores[p.id]
         p.ready = False
+        p.looks = []  # R16.3: every card is face up now
     result = RoundResult(round=state.round, caller=caller_id, sums=sums, scores=scores,
                          hands={p.id: [card_text(c) for c in p.hand] for p in state.players})
     totals = {p.id: p.total for p in state.players}

@@ -20,8 +20,10 @@ from .vocabulary import (
     PEEK,
     PLAYING,
     ROUND_OVER,
+    SLOT_OF,
     SOURCE_OF,
     STATUS_OF,
+    Slot,
     Source,
     Status,
 )
@@ -91,6 +93,33 @@ def _plain(mapping: Mapping[str, int]) -> dict[str, int]:
     return mapping.copy() if isinstance(mapping, MappingProxyType) else dict(mapping)
 
 
+LOOK_REASONS = ("deal", "jack", "queen", "queen_target", "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A card a seat was shown at a position of its own hand this round (R16.3).
+
+    `why`: "deal" (R2.4), "jack" (R7.1), "queen" (R8.2: the Queen's player),
+    "queen_target" (R8.3, R8.4: the other player), "draw" (R4.1, R13: the card the
+    seat drew and swapped into `slot`). `seq` numbers the looks of the table in the
+    order they arose; it never goes back (not at a new round, not at a rematch).
+    """
+
+    seq: int
+    slot: Slot
+    card: Card
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "slot": self.slot.label, "card": self.card.text,
+                "why": self.why}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Look:
+        return Look(raw["seq"], SLOT_OF[raw["slot"]], Card.parse(raw["card"]), raw["why"])
+
+
 @dataclass(slots=True)
 class Player:
     """A seat at the table. `hand` is [left, middle, right] (R2.3), None before a deal."""
@@ -102,6 +131,7 @@ class Player:
     total: int = 0
     hand: list[Card | None] = field(default_factory=lambda: [None, None, None])
     ready: bool = False
+    looks: list[Look] = field(default_factory=list)  # R16.3: this round's, still valid
 
     def copy(self) -> Player:
         """A copy field by field (see `State.copy`)."""
@@ -113,19 +143,21 @@ class Player:
         new.total = self.total
         new.hand = list(self.hand)
         new.ready = self.ready
+        new.looks = list(self.looks)
         return new
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "connected": self.connected,
                 "is_bot": self.is_bot, "total": self.total,
                 "hand": [None if c is None else c.text for c in self.hand],
-                "ready": self.ready}
+                "ready": self.ready, "looks": [look.to_json() for look in self.looks]}
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Player:
         # Positional arguments in field order: this runs for every seat on every load.
         return Player(raw["id"], raw["name"], raw["connected"], raw["is_bot"], raw["total"],
-                      [None if c is None else Card.parse(c) for c in raw["hand"]], raw["ready"])
+                      [None if c is None else Card.parse(c) for c in raw["hand"]], raw["ready"],
+                      [Look.from_json(look) for look in raw["looks"]])
 
 
 @dataclass(slots=True)
@@ -191,6 +223,7 @@ class State:
     version: int = 1
     time_scale: float = 1.0
     next_player_no: int = 2
+    look_seq: int = 0  # the `seq` of the table's latest Look (R16.3)
     round: int = 0
     dealer: int | None = None
     stock: list[Card] = field(default_factory=list)
@@ -222,6 +255,7 @@ class State:
         new.version = self.version
         new.time_scale = self.time_scale
         new.next_player_no = self.next_player_no
+        new.look_seq = self.look_seq
         new.round = self.round
         new.dealer = self.dealer
         new.stock = list(self.stock)
@@ -255,6 +289,7 @@ class State:
             "version": self.version,
             "time_scale": self.time_scale,
             "next_player_no": self.next_player_no,
+            "look_seq": self.look_seq,
             "round": self.round,
             "dealer": self.dealer,
             "stock": [c.text for c in self.stock],
@@ -283,6 +318,7 @@ class State:
             version=raw["version"],
             time_scale=raw["time_scale"],
             next_player_no=raw["next_player_no"],
+            look_seq=raw["look_seq"],
             round=raw["round"],
             dealer=raw["dealer"],
             stock=[Card.parse(c) for c in raw["stock"]],

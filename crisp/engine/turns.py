@@ -6,6 +6,7 @@ from .actions import Draw, Swap, UseQueen
 from .cards import Card
 from .errors import ILLEGAL, UNKNOWN_PLAYER, IllegalAction
 from .events import Event
+from .looks import forget, peek, record
 from .rounds import end_turn
 from .state import State
 from .timing import deadline_from
@@ -74,10 +75,12 @@ def swap(state: State, action: Swap, now: int, events: list[Event]) -> None:
     player = state.players[turn.player]
     old = player.hand[action.slot]
     assert old is not None
-    player.hand[action.slot] = _hold(state)
+    card = _hold(state)
+    player.hand[action.slot] = card
     state.discard.append(old)
+    seq = record(state, turn.player, action.slot, card, "draw")  # R4.1, R13: it was shown
     events.append(Event("swapped", {"player": player.id, "slot": action.slot.label,
-                                    "discarded": old.text}))
+                                    "discarded": old.text}, look=seq))
     resolved(state, now, events)
 
 
@@ -98,10 +101,7 @@ def jack(state: State, now: int, events: list[Event]) -> None:
     player = state.players[state.turn.player]
     state.discard.append(card)
     events.append(Event("jack", {"player": player.id, "card": card.text}))
-    middle = player.hand[Slot.MIDDLE]
-    assert middle is not None
-    events.append(Event("peek", {"player": player.id, "slot": Slot.MIDDLE.label,
-                                 "card": middle.text}, to=player.id))
+    events.append(peek(state, state.turn.player, Slot.MIDDLE, "jack"))
     resolved(state, now, events)
 
 
@@ -120,16 +120,16 @@ def queen(state: State, action: UseQueen, now: int, events: list[Event]) -> None
     mine, theirs = me.hand[action.slot], other.hand[action.target_slot]
     assert mine is not None and theirs is not None
     me.hand[action.slot], other.hand[action.target_slot] = theirs, mine
+    forget(state, state.turn.player, action.slot)  # both cards left their positions
+    forget(state, target_seat, action.target_slot)
     state.discard.append(card)
     events.append(Event("queen", {"player": me.id, "slot": action.slot.label,
                                   "target": other.id, "target_slot": action.target_slot.label,
                                   "card": card.text}))
     if action.slot != Slot.MIDDLE:  # R8.2
-        events.append(Event("peek", {"player": me.id, "slot": action.slot.label,
-                                     "card": theirs.text}, to=me.id))
+        events.append(peek(state, state.turn.player, action.slot, "queen"))
     if action.target_slot != Slot.MIDDLE:  # R8.3, R8.4
-        events.append(Event("peek", {"player": other.id, "slot": action.target_slot.label,
-                                     "card": mine.text}, to=other.id))
+        events.append(peek(state, target_seat, action.target_slot, "queen_target"))
     resolved(state, now, events)
 
 

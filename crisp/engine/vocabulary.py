@@ -68,3 +68,4 @@ class Slot(IntEnum):
 
 _LABELS: dict[Slot, str] = {s: s.name.lower() for s in Slot}
 _BY_LABEL: dict[str, Slot] = {label: s for s, label in _LABELS.items()}
+SLOT_OF: dict[str, Slot] = dict(_BY_LABEL)  # label to member, for reading JSON

@@ -12,7 +12,9 @@ option combination:
   must be the discard top, its own held card or a revealed round-end card, and
   every card in an event must be public or the seat's own peek / draw;
 - a view at any later moment is the view of the state advanced to that moment;
-- the state's JSON round trip is exact.
+- the state's JSON round trip is exact;
+- each seat's record of looks (R16.3) holds only cards that seat was sent, each
+  still at its position, at most one per slot, and is empty outside a round.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from crisp.engine import (
     legal,
     new_table,
     next_deadline,
+    owed_peeks,
     redact,
     set_connected,
     view_for,
@@ -134,10 +137,29 @@ class Checker:
             assert s.turn is not None
             if s.holding is not None:
                 assert s.turn.drawn_from in ("stock", "discard")
+        self.check_looks()
         if self.rng.random() < self.sample_legal:
             self.check_legal_matches_apply()
         if self.rng.random() < self.sample_legal:
             self.check_view_is_one_moment()
+
+    def check_looks(self) -> None:
+        """R16.3: the looks kept for each seat were all shown to it and are all valid."""
+        s = self.state
+        for p in s.players:
+            knows = self.knows.setdefault(p.id, set())
+            slots = [look.slot for look in p.looks]
+            assert len(set(slots)) == len(slots), "one look per slot"
+            seqs = [look.seq for look in p.looks]
+            assert seqs == sorted(seqs) and all(0 < q <= s.look_seq for q in seqs)
+            for look in p.looks:
+                assert p.hand[look.slot] is look.card, "a look for a card that has moved"
+                assert look.card.text in knows, "a look the seat was never shown"
+            if s.status not in ("peek", "playing"):
+                assert p.looks == []
+            for e in owed_peeks(s, p.id, 0):
+                assert redact(e, p.id) is not None
+                assert e.data["card"] in knows
 
     def check_view_is_one_moment(self) -> None:
         """A view at a later time is the view of the state advanced to that time."""
@@ -202,6 +224,10 @@ class Checker:
                     assert e.data["slot"] in ("left", "right")
             else:
                 assert e.to is None
+            # the server-side look seq: on every peek and on a swap of a drawn card
+            assert (e.look is not None) == (e.kind in ("peek", "swapped")), e
+            if e.look is not None:
+                assert before.look_seq < e.look <= after.look_seq
         if "round_started" in batch_kinds:  # R2.4: left and right, once, for everyone
             got = sorted((e.data["player"], e.data["slot"]) for e in peeks)
             assert got == sorted((p.id, s) for p in after.players for s in ("left", "right"))
