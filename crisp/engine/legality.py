@@ -76,10 +76,8 @@ def _crisp_refusal(state: State, seat: int) -> Refusal | None:
 
 def has_window(state: State, seat: int) -> bool:
     """Whether `seat`'s crisp window is open (R10.4; the state is at the moment)."""
-    for window in state.windows:  # a loop: this runs in every `legal` list
-        if window.player == seat:
-            return True
-    return False
+    windows = state.windows  # mostly empty: skip the generator (every `legal` list runs this)
+    return bool(windows) and any(window.player == seat for window in windows)
 
 
 def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
