@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 
 from crisp import engine
 from crisp.engine import State
+from crisp.store import Lease
 
 from .clock import now_ms
 from .hooks import NOOP_HOOKS, ServerHooks
@@ -75,6 +76,7 @@ class Connection:
         self.player_id = player_id
         self.hooks = hooks
         self.id = secrets.token_hex(8)
+        self.lease = Lease(room_code, player_id, self.id)  # its presence (presence.py)
         self.n: int | None = None  # this connection's number for the seat, once saved
         self.seq = 0
         self.last_version = -1

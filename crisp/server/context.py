@@ -13,6 +13,7 @@ from .hooks import ServerHooks
 from .hub import Hub
 from .logs import fields
 from .observed import ObservedStore
+from .presence import LeaseTimes, Presence
 from .protocol import CloseCode
 from .rooms import Rooms
 from .scheduler import Scheduler
@@ -33,6 +34,7 @@ class ServerContext:
     rooms: Rooms
     hub: Hub
     scheduler: Scheduler
+    presence: Presence
 
 
 async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext:
@@ -41,7 +43,8 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
     store = ObservedStore(inner, hooks)
     await store.start()
-    scheduler = Scheduler(store)
+    times = LeaseTimes.for_scale(settings.effective_time_scale)
+    scheduler = Scheduler(store, lease_check_ms=times.check_ms)
     rooms = Rooms(
         store,
         time_scale=settings.effective_time_scale,
@@ -55,8 +58,10 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         rooms=rooms,
         hub=Hub(store, hooks),
         scheduler=scheduler,
+        presence=Presence(store, rooms, times),
     )
     scheduler.start(rooms)
+    ctx.presence.start()
     return ctx
 
 
@@ -70,6 +75,7 @@ async def stop_context(ctx: ServerContext) -> None:
     if conns:
         await asyncio.gather(*(c.wait_closed(1.0) for c in conns))
         await asyncio.sleep(0.05)  # let their handlers finish
+    await ctx.presence.stop()
     await ctx.scheduler.stop()
     for step, what in ((ctx.hub.unsubscribe_all, "unsubscribing"), (ctx.store.close, "store")):
         try:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TypeVar
 
-from crisp.store import Handler, Store, Unsubscribe, Versioned
+from crisp.store import Handler, Lease, Store, Unsubscribe, Versioned
 
 from .hooks import ServerHooks
 from .logs import fields
@@ -25,6 +25,7 @@ T = TypeVar("T")
 OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
     "claim_due", "next_due_ms", "room_count", "ping",
+    "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
 )
 
 
@@ -109,3 +110,18 @@ class ObservedStore(Store):
 
     async def exists(self, code: str) -> bool:
         return await self._call("exists", code, self.inner.exists(code))
+
+    async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
+        await self._call("put_leases", None, self.inner.put_leases(leases, until_ms))
+
+    async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
+        return await self._call("renew_leases", None, self.inner.renew_leases(leases, until_ms))
+
+    async def drop_lease(self, lease: Lease) -> None:
+        await self._call("drop_lease", lease.code, self.inner.drop_lease(lease))
+
+    async def claim_expired_leases(
+        self, now_ms: int, claim_ms: int, limit: int = 100
+    ) -> list[Lease]:
+        call = self.inner.claim_expired_leases(now_ms, claim_ms, limit)
+        return await self._call("claim_expired_leases", None, call)

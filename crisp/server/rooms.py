@@ -177,6 +177,30 @@ class Rooms:
         assert out is not None
         return out.doc, int(out.result)
 
+    async def reclaim(self, room_code: str, pid: str, conn_id: str) -> int | None:
+        """A live socket whose lease ran out (presence.py) takes its seat back: it is
+        made the seat's newest connection again and marked connected, unless another
+        connection holds the seat now. Returns its new connection number, or None."""
+
+        def fn(doc: RoomDoc, now: int) -> Outcome | None:
+            old = doc.conns.get(pid)
+            if pid not in doc.token_hashes or (old is not None and old.id != conn_id):
+                return None
+            player = next((p for p in doc.state.players if p.id == pid), None)
+            if old is not None and player is not None and player.connected:
+                return Outcome(doc, [], old.n)  # nothing was lost
+            ref = ConnRef(conn_id, (old.n if old else 0) + 1)
+            state, events = engine.set_connected(doc.state, pid, True, now)
+            return Outcome(
+                doc.with_(state=state, conns={**doc.conns, pid: ref}), list(events), ref.n
+            )
+
+        try:
+            out = await self.mutate(room_code, fn)
+        except RoomNotFound:
+            return None
+        return None if out is None else int(out.result)
+
     async def disconnect(self, room_code: str, pid: str, conn_id: str) -> None:
         """Mark the seat disconnected, unless a newer connection holds it."""
 

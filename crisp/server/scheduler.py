@@ -9,6 +9,10 @@ earlier deadline. Several processes on one Redis are safe: a claim moves the
 deadline to a lease (only one claimer gets a room; a claimer that dies is retried
 after the lease) and CAS makes each change happen once. Deadlines survive
 restarts because they live in the store.
+
+Every `lease_check_ms` the same loop also claims the presence leases that ran
+out (`presence.expire_leases`, R17.3): a seat whose connections all died with
+their process is marked disconnected by whichever process claims its lease.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import TYPE_CHECKING
 from crisp.store import StoreUnavailable
 
 from .clock import now_ms
+from .presence import expire_leases
 
 if TYPE_CHECKING:
     from crisp.store import Store
@@ -40,12 +45,19 @@ class Scheduler:
     """Wakes rooms at their deadlines."""
 
     def __init__(
-        self, store: Store, *, poll_ms: int = POLL_MS, lease_ms: int = LEASE_MS
+        self,
+        store: Store,
+        *,
+        poll_ms: int = POLL_MS,
+        lease_ms: int = LEASE_MS,
+        lease_check_ms: int = 1000,
     ) -> None:
         self.store = store
         self.rooms: Rooms | None = None
         self.poll_ms = poll_ms
         self.lease_ms = lease_ms
+        self.lease_check_ms = lease_check_ms
+        self._next_lease_check = 0
         self._wake = asyncio.Event()
         self._sleep_until = 0
         self._task: asyncio.Task[None] | None = None
@@ -108,16 +120,23 @@ class Scheduler:
 
     async def _delay(self) -> int:
         due = await self.store.next_due_ms()
-        if due is None:
-            return self.poll_ms
-        return max(0, min(self.poll_ms, due - now_ms()))
+        now = now_ms()
+        wait = self.poll_ms if due is None else max(0, min(self.poll_ms, due - now))
+        return max(0, min(wait, self._next_lease_check - now))
 
     async def tick(self) -> int:
-        """Claim and advance the rooms that are due now; returns how many."""
+        """Claim and advance the rooms that are due now (and, when it is time, expire
+        the presence leases that ran out); returns how many rooms and leases."""
+        now = now_ms()
+        expired = 0
+        if now >= self._next_lease_check:
+            assert self.rooms is not None
+            self._next_lease_check = now + self.lease_check_ms
+            expired = await expire_leases(self.store, self.rooms, CLAIM_LIMIT)
         codes = await self.store.claim_due(now_ms(), self.lease_ms, CLAIM_LIMIT)
         if codes:
             await asyncio.gather(*(self._advance(code) for code in codes))
-        return len(codes)
+        return len(codes) + expired
 
     async def _advance(self, code: str) -> None:
         assert self.rooms is not None

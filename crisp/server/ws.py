@@ -142,6 +142,7 @@ async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
     cannot be reached: 1013)."""
     try:
         await ctx.hub.attach(conn)
+        await ctx.presence.hold(conn)  # the lease first: a crash now still ends presence
         doc, number = await ctx.rooms.connect(conn.room_code, conn.player_id, conn.id)
     except (RoomNotFound, SeatGone):
         conn.close(CloseCode.BAD_HELLO, "unknown room or token", EndReason.BAD_HELLO)
@@ -286,6 +287,10 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
             await ctx.rooms.disconnect(room_code, player_id, conn.id)
         except Exception:
             log.exception("room %s: marking %s disconnected failed", room_code, player_id)
+    if conn.end_reason == EndReason.SHUTDOWN:
+        ctx.presence.forget(conn)  # the lease runs out unless the client comes back (R17.3)
+    else:
+        await ctx.presence.release(conn)
     close_code = conn.final_close_code
     ctx.hooks.ws_closed(room_code, player_id, close_code)
     reason = conn.end_reason or ("server" if conn.close_code is not None else "client")

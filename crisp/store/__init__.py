@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
     Handler,
+    Lease,
     Store,
     StoreError,
     StoreUnavailable,
@@ -29,6 +30,7 @@ __all__ = [
     "DEFAULT_IDLE_TTL_S",
     "Fanout",
     "Handler",
+    "Lease",
     "MemoryStore",
     "RedisStore",
     "Store",

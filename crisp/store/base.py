@@ -4,7 +4,7 @@ updates, and a schedule of room deadlines. See docs/store.md."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 Handler = Callable[[str], Awaitable[None]]
@@ -22,6 +22,16 @@ class StoreUnavailable(StoreError):
 
     For a write (create, save, delete, publish, claim_due) the outcome is unknown: the
     command may or may not have been applied. Reload the room to find out."""
+
+
+@dataclass(frozen=True, order=True)
+class Lease:
+    """One live connection's claim on a seat (R17.3): room `code`, player `seat`,
+    connection id `conn`. Each field is a short id without spaces."""
+
+    code: str
+    seat: str
+    conn: str
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,30 @@ class Store(ABC):
     @abstractmethod
     async def next_due_ms(self) -> int | None:
         """The earliest scheduled deadline (possibly already past), or None."""
+
+    @abstractmethod
+    async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
+        """Hold each lease until `until_ms`, created or extended (a live connection)."""
+
+    @abstractmethod
+    async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
+        """Extend each lease that is still held to `until_ms`, in one step; per lease,
+        False if it was not held any more (expired and claimed, or dropped): it is
+        not created again."""
+
+    @abstractmethod
+    async def drop_lease(self, lease: Lease) -> None:
+        """Forget a lease (its connection ended in order). No-op if absent."""
+
+    @abstractmethod
+    async def claim_expired_leases(
+        self, now_ms: int, claim_ms: int, limit: int = 100
+    ) -> list[Lease]:
+        """Up to `limit` leases whose time is <= now_ms, each moved to now_ms +
+        claim_ms atomically, so two callers never get the same expired lease and a
+        claimer that dies leaves it to be claimed again after `claim_ms`. Leases of
+        rooms that are gone are dropped instead. The claimer handles each lease (the
+        seat's connection is gone) and then drops it."""
 
     @abstractmethod
     async def room_count(self) -> int:

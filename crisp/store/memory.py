@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import heapq
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crisp.store.base import DEFAULT_IDLE_TTL_S, Handler, Store, Unsubscribe, Versioned
+from crisp.store.base import DEFAULT_IDLE_TTL_S, Handler, Lease, Store, Unsubscribe, Versioned
 from crisp.store.fanout import Fanout
 
 
@@ -31,6 +32,8 @@ class MemoryStore(Store):
         self._rooms: dict[str, _Room] = {}
         self._deadlines: dict[str, int] = {}
         self._heap: list[tuple[int, str]] = []  # (deadline, code); stale entries skipped
+        self._leases: dict[Lease, int] = {}
+        self._lease_heap: list[tuple[int, Lease]] = []  # (until, lease); stale entries skipped
         self._fanout = Fanout()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -168,3 +171,45 @@ class MemoryStore(Store):
     async def next_due_ms(self) -> int | None:
         self._pop_stale()
         return self._heap[0][0] if self._heap else None
+
+    # -- presence leases ---------------------------------------------------------
+
+    def _hold(self, lease: Lease, until_ms: int) -> None:
+        if self._leases.get(lease) == until_ms:
+            return
+        self._leases[lease] = until_ms
+        heapq.heappush(self._lease_heap, (until_ms, lease))
+        if len(self._lease_heap) > 2 * len(self._leases) + 64:  # compact stale entries
+            self._lease_heap = [(u, x) for x, u in self._leases.items()]
+            heapq.heapify(self._lease_heap)
+
+    async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
+        for lease in leases:
+            self._hold(lease, until_ms)
+
+    async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
+        held = [lease in self._leases for lease in leases]
+        for lease, ok in zip(leases, held, strict=True):
+            if ok:
+                self._hold(lease, until_ms)
+        return held
+
+    async def drop_lease(self, lease: Lease) -> None:
+        self._leases.pop(lease, None)
+
+    async def claim_expired_leases(
+        self, now_ms: int, claim_ms: int, limit: int = 100
+    ) -> list[Lease]:
+        claimed: list[Lease] = []
+        heap = self._lease_heap
+        while heap and len(claimed) < limit and heap[0][0] <= now_ms:
+            until, lease = heapq.heappop(heap)
+            if self._leases.get(lease) != until:
+                continue  # stale: renewed or dropped since
+            if self._live(lease.code) is None:
+                del self._leases[lease]
+                continue
+            claimed.append(lease)
+        for lease in claimed:
+            self._hold(lease, now_ms + claim_ms)
+        return claimed

@@ -4,6 +4,7 @@ Keys (prefix "crisp:" by default):
   {prefix}room:{code}   hash {v: version, doc: JSON}, PEXPIRE idle_ttl, refreshed by save
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
   {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
+  {prefix}leases        zset "code seat conn" -> lease end ms (presence, R17.3)
   channel {prefix}room:{code}   room messages
 Every write is one Lua script (one round trip, atomic). This module keeps the
 documents and the schedule; subscriptions and their read loop are in
@@ -24,6 +25,7 @@ from redis.backoff import NoBackoff
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
     Handler,
+    Lease,
     Store,
     StoreUnavailable,
     Unsubscribe,
@@ -95,6 +97,36 @@ end
 return out
 """
 
+# KEYS: leases.  ARGV: until_ms, members...
+_RENEW_LEASES = """
+local out = {}
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i])
+    out[#out + 1] = 1
+  else
+    out[#out + 1] = 0
+  end
+end
+return out
+"""
+
+# KEYS: leases.  ARGV: now_ms, claim_until_ms, limit, room key prefix.
+_CLAIM_LEASES = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, member in ipairs(due) do
+  local code = string.match(member, '^(%S+) ')
+  if code and redis.call('EXISTS', ARGV[4] .. code) == 1 then
+    redis.call('ZADD', KEYS[1], ARGV[2], member)
+    out[#out + 1] = member
+  else
+    redis.call('ZREM', KEYS[1], member)
+  end
+end
+return out
+"""
+
 # KEYS: rooms.
 _COUNT = (
     _NOW
@@ -103,6 +135,15 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZCARD', KEYS[1])
 """
 )
+
+
+def _member(lease: Lease) -> str:
+    return f"{lease.code} {lease.seat} {lease.conn}"
+
+
+def _lease(member: str) -> Lease:
+    code, seat, conn = member.split(" ")
+    return Lease(code, seat, conn)
 
 
 def _opt_int(value: int | None) -> str | int:
@@ -128,6 +169,7 @@ class RedisStore(Store):
         self._room_prefix = prefix + "room:"
         self._deadlines_key = prefix + "deadlines"
         self._rooms_key = prefix + "rooms"
+        self._leases_key = prefix + "leases"
         self._op_timeout = op_timeout_s
         # No automatic retries: re-running a CAS, create or publish after a dropped
         # reply could apply it twice. Errors surface as StoreUnavailable instead.
@@ -149,6 +191,8 @@ class RedisStore(Store):
         self._delete = self._r.register_script(_DELETE)
         self._claim = self._r.register_script(_CLAIM)
         self._count = self._r.register_script(_COUNT)
+        self._renew_leases = self._r.register_script(_RENEW_LEASES)
+        self._claim_leases = self._r.register_script(_CLAIM_LEASES)
         # Pub/sub reads block, so that client has no socket timeout; liveness comes
         # from the reader's own pings.
         self._pubsub = RedisPubSub(
@@ -252,6 +296,38 @@ class RedisStore(Store):
         async with self._guard():
             first = await self._r.zrange(self._deadlines_key, 0, 0, withscores=True)
         return int(first[0][1]) if first else None
+
+    # -- presence leases ---------------------------------------------------------
+
+    async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
+        if not leases:
+            return
+        async with self._guard():
+            await self._r.zadd(self._leases_key, {_member(x): int(until_ms) for x in leases})
+
+    async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
+        if not leases:
+            return []
+        args: list[str | int] = [int(until_ms), *(_member(x) for x in leases)]
+        async with self._guard():
+            held: Sequence[int] = await self._renew_leases(keys=[self._leases_key], args=args)
+        return [bool(h) for h in held]
+
+    async def drop_lease(self, lease: Lease) -> None:
+        async with self._guard():
+            await self._r.zrem(self._leases_key, _member(lease))
+
+    async def claim_expired_leases(
+        self, now_ms: int, claim_ms: int, limit: int = 100
+    ) -> list[Lease]:
+        if limit <= 0:
+            return []
+        args: list[str | int] = [now_ms, now_ms + claim_ms, limit, self._room_prefix]
+        async with self._guard():
+            members: Sequence[str] = await self._claim_leases(
+                keys=[self._leases_key], args=args
+            )
+        return [_lease(m) for m in members]
 
     # -- pub/sub -----------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import random
 import time
 
 from crisp.server.clock import now_ms
-from crisp.store import Store, Versioned
+from crisp.store import Lease, Store, Versioned
 from tests.store.helpers import Backend, Inbox, settle
 
 # -- documents and compare-and-set ---------------------------------------------------
@@ -328,6 +328,69 @@ async def test_create_without_deadline_replaces_a_leftover_entry(store: Store) -
     await store.delete("ABCD")
     await store.create("ABCD", "y")
     assert await store.next_due_ms() is None
+
+
+# -- presence leases (R17.3) ------------------------------------------------------------
+
+
+async def test_leases_expire_unless_renewed_and_are_claimed_once(store: Store) -> None:
+    await store.create("ABCD", "x")
+    ana, ben = Lease("ABCD", "p1", "c1"), Lease("ABCD", "p2", "c2")
+    await store.put_leases([ana, ben], 1000)
+    assert await store.claim_expired_leases(999, claim_ms=5000) == []
+    assert await store.renew_leases([ana], 3000) == [True]
+    assert await store.claim_expired_leases(1000, claim_ms=5000) == [ben]
+    assert await store.claim_expired_leases(1000, claim_ms=5000) == []  # claimed
+    # a claimed lease is still held: the claimer's death leaves it to be claimed again
+    assert await store.claim_expired_leases(2999, claim_ms=5000) == []
+    assert sorted(await store.claim_expired_leases(6000, claim_ms=5000)) == [ana, ben]
+    await store.drop_lease(ben)
+    await store.drop_lease(ben)  # absent: no-op
+    assert await store.renew_leases([ana, ben], 20_000) == [True, False]
+    assert await store.claim_expired_leases(15_000, claim_ms=5000) == []
+    assert await store.claim_expired_leases(20_000, claim_ms=5000) == [ana]
+
+
+async def test_a_renewal_never_brings_back_a_dropped_lease(store: Store) -> None:
+    await store.create("ABCD", "x")
+    lease = Lease("ABCD", "p1", "c1")
+    assert await store.renew_leases([lease], 5000) == [False]
+    assert await store.claim_expired_leases(10_000, claim_ms=1000) == []
+    await store.put_leases([lease], 1000)
+    await store.put_leases([lease], 4000)  # put extends too
+    assert await store.claim_expired_leases(3999, claim_ms=1000) == []
+    assert await store.claim_expired_leases(4000, claim_ms=1000) == [lease]
+    assert await store.renew_leases([], 1) == []
+    await store.put_leases([], 1)
+
+
+async def test_leases_of_gone_rooms_are_dropped_not_claimed(store: Store) -> None:
+    await store.create("GONE", "x")
+    await store.create("HERE", "x")
+    gone, here = Lease("GONE", "p1", "c1"), Lease("HERE", "p1", "c1")
+    await store.put_leases([gone, here], 1000)
+    await store.delete("GONE")
+    assert await store.claim_expired_leases(2000, claim_ms=1000) == [here]
+    assert await store.renew_leases([gone], 9000) == [False]
+
+
+async def test_concurrent_lease_claims_never_share_a_lease(backend: Backend) -> None:
+    a = await backend.new()
+    b = await backend.peer(a)
+    await a.create("ABCD", "x")
+    leases = [Lease("ABCD", f"p{i % 8 + 1}", f"c{i:03}") for i in range(60)]
+    await a.put_leases(leases[:30], 1000)
+    await b.put_leases(leases[30:], 2000)
+
+    async def drain(store: Store) -> list[Lease]:
+        got: list[Lease] = []
+        while batch := await store.claim_expired_leases(5000, claim_ms=60_000, limit=7):
+            got += batch
+            await asyncio.sleep(0)
+        return got
+
+    results = await asyncio.gather(*(drain(s) for s in (a, b, a, b)))
+    assert sorted(x for batch in results for x in batch) == sorted(leases)
 
 
 # -- expiry ----------------------------------------------------------------------------

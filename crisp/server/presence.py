@@ -1,0 +1,163 @@
+"""Presence that survives crashes (R17.3): every live connection holds a lease.
+
+A socket that passed hello holds a lease in the store (`Lease(room, seat,
+connection id)`), taken before the seat is marked connected and renewed by this
+process every `renew_ms` while the socket lives. A socket that ends in order
+drops its lease after marking the seat disconnected (ws.py). When a process dies
+(SIGKILL, power loss) its leases simply stop being renewed: once one runs out,
+the scheduler of whichever process claims it (`store.claim_expired_leases`,
+once across processes) marks the seat disconnected, exactly as a closing socket
+would (only if that connection is still the seat's newest), then drops the lease.
+
+So a seat shows `connected: false` at most `lease_ms` (+ the scheduler's
+check interval, + `CLAIM_MS` if a claimer dies too) after its last connection
+ended: 15 s + 1 s at full time, well within the 30 s of R17.3. The lease is a
+game duration, scaled by `CRISP_TIME_SCALE` under test hooks, but never below
+`MIN_LEASE_MS` so that a busy machine does not drop a live socket's lease.
+
+A renewal that finds its lease gone (it ran out while this process was stalled
+or cut from the store, and the seat was marked disconnected) takes the lease
+again and marks the seat connected again (`Rooms.reclaim`), unless a newer
+connection holds the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from crisp.store import Lease, Store, StoreUnavailable
+
+from .clock import now_ms
+from .logs import fields
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .rooms import Rooms
+
+log = logging.getLogger("crisp.server.presence")
+
+LEASE_MS = 15_000  # game ms (R17.3: disconnected within 30 s)
+MIN_LEASE_MS = 2_000  # real ms: the shortest lease, whatever the time scale
+CLAIM_MS = 3_000  # an expired lease claimed by a process that dies is retried after this
+RENEW_BATCH = 500  # leases renewed per store call
+STOP_TIMEOUT_S = 3.0
+
+
+@dataclass(frozen=True)
+class LeaseTimes:
+    """How long a lease lasts, how often it is renewed, how often expiries are checked."""
+
+    lease_ms: int
+    renew_ms: int
+    check_ms: int
+
+    @classmethod
+    def for_scale(cls, time_scale: float) -> LeaseTimes:
+        """The lease of R17.3 at this time scale (see the module docstring)."""
+        lease = max(MIN_LEASE_MS, round(LEASE_MS * time_scale))
+        return cls(lease_ms=lease, renew_ms=lease // 4, check_ms=max(50, min(1000, lease // 8)))
+
+
+class Presence:
+    """The leases of this process's live sockets, renewed in one batch per interval."""
+
+    def __init__(self, store: Store, rooms: Rooms, times: LeaseTimes) -> None:
+        self.store = store
+        self.rooms = rooms
+        self.times = times
+        self._held: dict[Lease, Connection] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._failing = False
+
+    # ---- one socket ----
+
+    async def hold(self, conn: Connection) -> None:
+        """Take the socket's lease (before its seat is marked connected)."""
+        self._held[conn.lease] = conn
+        await self.store.put_leases([conn.lease], now_ms() + self.times.lease_ms)
+
+    async def release(self, conn: Connection) -> None:
+        """The socket ended in order (its seat is already marked): drop its lease."""
+        self._held.pop(conn.lease, None)
+        # On failure it runs out by itself; its expiry changes nothing (not the newest).
+        with contextlib.suppress(StoreUnavailable):
+            await self.store.drop_lease(conn.lease)
+
+    def forget(self, conn: Connection) -> None:
+        """Stop renewing the lease but leave it to run out (the server is stopping:
+        the client is expected back elsewhere; if not, the seat goes disconnected)."""
+        self._held.pop(conn.lease, None)
+
+    # ---- the renewal loop ----
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="crisp-presence")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.times.renew_ms / 1000)
+            try:
+                await self.renew()
+                if self._failing:
+                    log.warning("presence: the store answers again")
+                    self._failing = False
+            except asyncio.CancelledError:
+                raise
+            except StoreUnavailable as exc:
+                if not self._failing:
+                    log.warning("presence: renewing leases failed (%s)", exc)
+                    self._failing = True
+            except Exception:
+                log.exception("presence: renewing leases failed")
+
+    async def renew(self) -> None:
+        """Renew every held lease; take back the seats of leases that were lost."""
+        leases = list(self._held)
+        until = now_ms() + self.times.lease_ms
+        lost: list[Lease] = []
+        for i in range(0, len(leases), RENEW_BATCH):
+            batch = leases[i : i + RENEW_BATCH]
+            held = await self.store.renew_leases(batch, until)
+            lost += [lease for lease, ok in zip(batch, held, strict=True) if not ok]
+        for lease in lost:
+            conn = self._held.get(lease)
+            if conn is not None and not conn.closing:
+                await self._reclaim(conn)
+
+    async def _reclaim(self, conn: Connection) -> None:
+        log.info(
+            "room %s: %s lost its presence lease; taking it back", conn.room_code,
+            conn.player_id, extra=fields(conn.room_code, "lease_lost", player=conn.player_id),
+        )
+        await self.store.put_leases([conn.lease], now_ms() + self.times.lease_ms)
+        number = await self.rooms.reclaim(conn.room_code, conn.player_id, conn.id)
+        if number is not None:
+            conn.n = number
+
+
+async def expire_leases(store: Store, rooms: Rooms, limit: int = 100) -> int:
+    """Claim the leases that ran out (once across processes) and mark each seat
+    disconnected if that connection is still its newest (R17.3); returns how many."""
+    leases = await store.claim_expired_leases(now_ms(), CLAIM_MS, limit)
+    for lease in leases:
+        log.info(
+            "room %s: %s's connection %s stopped renewing its lease", lease.code, lease.seat,
+            lease.conn, extra=fields(lease.code, "lease_expired", player=lease.seat),
+        )
+        try:
+            await rooms.disconnect(lease.code, lease.seat, lease.conn)
+            await store.drop_lease(lease)
+        except Exception:  # the claim runs out and another try follows
+            log.exception("room %s: expiring the lease of %s failed", lease.code, lease.seat)
+    return len(leases)
