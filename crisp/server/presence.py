@@ -13,7 +13,8 @@ So a seat shows `connected: false` at most `lease_ms` (+ the scheduler's
 check interval, + `CLAIM_MS` if a claimer dies too) after its last connection
 ended: 15 s + 1 s at full time, well within the 30 s of R17.3. The lease is a
 game duration, scaled by `CRISP_TIME_SCALE` under test hooks, but never below
-`MIN_LEASE_MS` so that a busy machine does not drop a live socket's lease.
+`MIN_LEASE_MS`, so that a stalled process (a busy machine) does not lose a live
+socket's lease: a renewal every `lease_ms / 5` can be late by 4/5 of the lease.
 
 A renewal that finds its lease gone (it ran out while this process was stalled
 or cut from the store, and the seat was marked disconnected) takes the lease
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("crisp.server.presence")
 
 LEASE_MS = 15_000  # game ms (R17.3: disconnected within 30 s)
-MIN_LEASE_MS = 2_000  # real ms: the shortest lease, whatever the time scale
+MIN_LEASE_MS = 5_000  # real ms: the shortest lease, whatever the time scale
 CLAIM_MS = 3_000  # an expired lease claimed by a process that dies is retried after this
 RENEW_BATCH = 500  # leases renewed per store call
 STOP_TIMEOUT_S = 3.0
@@ -59,7 +60,7 @@ class LeaseTimes:
     def for_scale(cls, time_scale: float) -> LeaseTimes:
         """The lease of R17.3 at this time scale (see the module docstring)."""
         lease = max(MIN_LEASE_MS, round(LEASE_MS * time_scale))
-        return cls(lease_ms=lease, renew_ms=lease // 4, check_ms=max(50, min(1000, lease // 8)))
+        return cls(lease_ms=lease, renew_ms=lease // 5, check_ms=max(50, min(1000, lease // 8)))
 
 
 class Presence:
