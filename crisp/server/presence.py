@@ -16,6 +16,12 @@ game duration, scaled by `CRISP_TIME_SCALE` under test hooks, but never below
 `MIN_LEASE_MS`, so that a stalled process (a busy machine) does not lose a live
 socket's lease: a renewal every `lease_ms / 5` can be late by 4/5 of the lease.
 
+A graceful stop (SIGTERM) leaves presence alone and gives its sockets' leases
+`RESTART_GRACE_MS` (real time: a process restart does not get faster with the
+game clock), one store call for all, so that clients reconnecting to the
+restarted server are never shown disconnected meanwhile; one that does not come
+back is shown disconnected once the grace ends (15 s, R17.3).
+
 A renewal that finds its lease gone (it ran out while this process was stalled
 or cut from the store, and the seat was marked disconnected) takes the lease
 again and marks the seat connected again (`Rooms.reclaim`), unless a newer
@@ -46,6 +52,7 @@ MIN_LEASE_MS = 5_000  # real ms: the shortest lease, whatever the time scale
 CLAIM_MS = 3_000  # an expired lease claimed by a process that dies is retried after this
 RENEW_BATCH = 500  # leases renewed per store call
 STOP_TIMEOUT_S = 3.0
+RESTART_GRACE_MS = 15_000  # real ms: the leases of sockets closed by a graceful stop
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class Presence:
         self.rooms = rooms
         self.times = times
         self._held: dict[Lease, Connection] = {}
+        self._parting: list[Lease] = []  # sockets closed by a graceful stop
         self._task: asyncio.Task[None] | None = None
         self._failing = False
 
@@ -90,8 +98,10 @@ class Presence:
 
     def forget(self, conn: Connection) -> None:
         """Stop renewing the lease but leave it to run out (the server is stopping:
-        the client is expected back elsewhere; if not, the seat goes disconnected)."""
+        the client is expected back elsewhere; if not, the seat goes disconnected).
+        `stop` gives these leases `RESTART_GRACE_MS` in one store call."""
         self._held.pop(conn.lease, None)
+        self._parting.append(conn.lease)
 
     # ---- the renewal loop ----
 
@@ -99,11 +109,18 @@ class Presence:
         self._task = asyncio.create_task(self._run(), name="crisp-presence")
 
     async def stop(self) -> None:
+        """Stop renewing; extend the leases of the sockets a graceful stop closed."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
+        if task is not None:
+            task.cancel()
+            await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
+        parting, self._parting = self._parting, []
+        if parting:
+            until = now_ms() + max(self.times.lease_ms, RESTART_GRACE_MS)
+            try:
+                await asyncio.wait_for(self.store.put_leases(parting, until), STOP_TIMEOUT_S)
+            except Exception as exc:  # they run out at their own time instead
+                log.warning("presence: extending leases at shutdown failed: %r", exc)
 
     async def _run(self) -> None:
         while True:

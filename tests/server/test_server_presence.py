@@ -9,14 +9,16 @@ lease was lost takes its seat back."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from crisp.server.clock import now_ms
-from crisp.server.presence import CLAIM_MS, LEASE_MS, LeaseTimes, Presence
+from crisp.server.presence import CLAIM_MS, LEASE_MS, RESTART_GRACE_MS, LeaseTimes, Presence
 from crisp.server.rooms import Rooms
 from crisp.server.scheduler import Scheduler
 from crisp.store import Lease, MemoryStore
@@ -113,6 +115,29 @@ async def test_r17_3_sigkill_seats_go_disconnected_after_a_restart(
     took = await wait_summary(b, code, {"p1": False, "p2": False}, WITHIN_S + 2)
     assert time.monotonic() - killed <= WITHIN_S, took
     await close_all([ana])
+
+
+@pytest.mark.redis
+async def test_a_graceful_stop_gives_its_sockets_a_restart_grace(
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
+) -> None:
+    """SIGTERM leaves presence alone (the clients come straight back) and gives the
+    leases of its sockets a real-time grace in one store call."""
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    code, pid, token = await create_room(a, "Ana")
+    ana = await Player.join(a, code, pid, token)
+    assert a.proc is not None
+    a.proc.send_signal(signal.SIGTERM)
+    stopped = now_ms()
+    assert await ana.wait_closed() == 1012
+    await asyncio.to_thread(a.proc.wait, 10)
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        leases = await client.zrange("crisp:leases", 0, -1, withscores=True)
+    finally:
+        await client.aclose()
+    assert [m.decode().split(" ")[:2] for m, _ in leases] == [[code, pid]]
+    assert leases[0][1] >= stopped + RESTART_GRACE_MS - 1000
 
 
 async def test_r17_3_memory_a_dead_process_leaves_no_seat_connected() -> None:
