@@ -81,17 +81,19 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 """
 
-# KEYS: deadlines.  ARGV: now_ms, lease_until_ms, limit, room key prefix.
+# KEYS: deadlines (members: codes) or leases (members: "code seat conn").
+# ARGV: now_ms, lease_until_ms, limit, room key prefix.
 # Room keys are built in the script (not in KEYS): fine on a single Redis, not on Cluster.
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {}
-for _, code in ipairs(due) do
-  if redis.call('EXISTS', ARGV[4] .. code) == 1 then
-    redis.call('ZADD', KEYS[1], ARGV[2], code)
-    out[#out + 1] = code
+for _, member in ipairs(due) do
+  local code = string.match(member, '^(%S+)')
+  if code and redis.call('EXISTS', ARGV[4] .. code) == 1 then
+    redis.call('ZADD', KEYS[1], ARGV[2], member)
+    out[#out + 1] = member
   else
-    redis.call('ZREM', KEYS[1], code)
+    redis.call('ZREM', KEYS[1], member)
   end
 end
 return out
@@ -106,22 +108,6 @@ for i = 2, #ARGV do
     out[#out + 1] = 1
   else
     out[#out + 1] = 0
-  end
-end
-return out
-"""
-
-# KEYS: leases.  ARGV: now_ms, claim_until_ms, limit, room key prefix.
-_CLAIM_LEASES = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-local out = {}
-for _, member in ipairs(due) do
-  local code = string.match(member, '^(%S+) ')
-  if code and redis.call('EXISTS', ARGV[4] .. code) == 1 then
-    redis.call('ZADD', KEYS[1], ARGV[2], member)
-    out[#out + 1] = member
-  else
-    redis.call('ZREM', KEYS[1], member)
   end
 end
 return out
@@ -192,7 +178,6 @@ class RedisStore(Store):
         self._claim = self._r.register_script(_CLAIM)
         self._count = self._r.register_script(_COUNT)
         self._renew_leases = self._r.register_script(_RENEW_LEASES)
-        self._claim_leases = self._r.register_script(_CLAIM_LEASES)
         # Pub/sub reads block, so that client has no socket timeout; liveness comes
         # from the reader's own pings.
         self._pubsub = RedisPubSub(
@@ -324,9 +309,7 @@ class RedisStore(Store):
             return []
         args: list[str | int] = [now_ms, now_ms + claim_ms, limit, self._room_prefix]
         async with self._guard():
-            members: Sequence[str] = await self._claim_leases(
-                keys=[self._leases_key], args=args
-            )
+            members: Sequence[str] = await self._claim(keys=[self._leases_key], args=args)
         return [_lease(m) for m in members]
 
     # -- pub/sub -----------------------------------------------------------------

@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from crisp.server.clock import now_ms
 from crisp.store import Lease, Store, Versioned
 from tests.store.helpers import Backend, Inbox, settle
+
+T = TypeVar("T")
 
 # -- documents and compare-and-set ---------------------------------------------------
 
@@ -311,16 +315,24 @@ async def test_concurrent_claims_never_share_a_room(backend: Backend) -> None:
     for i, code in enumerate(codes):
         await a.create(code, "x", deadline_ms=1000 + i)
 
-    async def drain(store: Store) -> list[str]:
-        got: list[str] = []
-        while batch := await store.claim_due(5000, lease_ms=60_000, limit=7):
+    claimed = await drain_concurrently([a, b], lambda s: s.claim_due(5000, 60_000, limit=7))
+    assert sorted(claimed) == codes  # every room exactly once
+
+
+async def drain_concurrently(
+    stores: list[Store], claim: Callable[[Store], Awaitable[list[T]]]
+) -> list[T]:
+    """Everything four concurrent drainers (two per store) claimed until nothing was left."""
+
+    async def drain(store: Store) -> list[T]:
+        got: list[T] = []
+        while batch := await claim(store):
             got += batch
             await asyncio.sleep(0)
         return got
 
-    results = await asyncio.gather(*(drain(s) for s in (a, b, a, b)))
-    claimed = [code for batch in results for code in batch]
-    assert sorted(claimed) == codes  # every room exactly once
+    results = await asyncio.gather(*(drain(s) for s in stores + stores))
+    return [x for batch in results for x in batch]
 
 
 async def test_create_without_deadline_replaces_a_leftover_entry(store: Store) -> None:
@@ -382,15 +394,10 @@ async def test_concurrent_lease_claims_never_share_a_lease(backend: Backend) -> 
     await a.put_leases(leases[:30], 1000)
     await b.put_leases(leases[30:], 2000)
 
-    async def drain(store: Store) -> list[Lease]:
-        got: list[Lease] = []
-        while batch := await store.claim_expired_leases(5000, claim_ms=60_000, limit=7):
-            got += batch
-            await asyncio.sleep(0)
-        return got
-
-    results = await asyncio.gather(*(drain(s) for s in (a, b, a, b)))
-    assert sorted(x for batch in results for x in batch) == sorted(leases)
+    claimed = await drain_concurrently(
+        [a, b], lambda s: s.claim_expired_leases(5000, 60_000, limit=7)
+    )
+    assert sorted(claimed) == sorted(leases)  # every lease exactly once
 
 
 # -- expiry ----------------------------------------------------------------------------
