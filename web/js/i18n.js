@@ -23,26 +23,30 @@ const FSI = '\u2068'; // FIRST STRONG ISOLATE
 const PDI = '\u2069'; // POP DIRECTIONAL ISOLATE
 const MINUS = '\u2212';
 const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC]/;
-const ENGLISH_PLURAL = new Intl.PluralRules('en');
 
 let current = 'en';
 let rtl = false;
 let strings = {};
 let fallback = {};
-let plural = ENGLISH_PLURAL;
-let numbers = numberFormat('en');
-let seconds = secondsFormat('en');
-let lists = new Intl.ListFormat('en', { type: 'conjunction' });
 
-function numberFormat(code) {
-  return new Intl.NumberFormat(code, { numberingSystem: 'latn' });
-}
-
-function secondsFormat(code) {
-  return new Intl.NumberFormat(code, {
+// The Intl objects of a language, made when first used: the first one costs tens
+// of milliseconds on a slow phone (its locale data), and the home screen needs none.
+const MAKE = {
+  plural: (code) => new Intl.PluralRules(code),
+  number: (code) => new Intl.NumberFormat(code, { numberingSystem: 'latn' }),
+  seconds: (code) => new Intl.NumberFormat(code, {
     numberingSystem: 'latn', style: 'unit', unit: 'second', unitDisplay: 'narrow',
     minimumFractionDigits: 1, maximumFractionDigits: 1,
-  });
+  }),
+  list: (code) => new Intl.ListFormat(code, { type: 'conjunction' }),
+};
+const made = new Map();
+
+/** The `kind` Intl object (MAKE) of language `code`, default the page's. */
+function intl(kind, code = current) {
+  const key = `${kind}:${code}`;
+  if (!made.has(key)) made.set(key, MAKE[kind](code));
+  return made.get(key);
 }
 
 /** The language to start with: the remembered choice, else the browser's. */
@@ -78,10 +82,6 @@ export async function setLanguage(code, remember = false) {
   strings = own ? await own : fallback;
   current = lang.code;
   rtl = lang.dir === 'rtl';
-  plural = new Intl.PluralRules(lang.code);
-  numbers = numberFormat(lang.code);
-  seconds = secondsFormat(lang.code);
-  lists = new Intl.ListFormat(lang.code, { type: 'conjunction' });
   document.documentElement.lang = lang.code;
   document.documentElement.dir = lang.dir;
   if (remember) saveLanguage(lang.code);
@@ -101,12 +101,12 @@ export function isolate(text) {
  * an element showing a number alone says dir="ltr" (render/parts.js `num`). */
 export function formatNumber(n, { signed = false } = {}) {
   const sign = n < 0 ? MINUS : signed && n > 0 ? '+' : '';
-  return sign + numbers.format(Math.abs(n));
+  return sign + intl('number').format(Math.abs(n));
 }
 
 /** Seconds with one decimal and the language's unit: "2.5s", "2.5 ث", "2,5 dtk". */
 export function formatSeconds(s) {
-  return seconds.format(s);
+  return intl('seconds').format(s);
 }
 
 /** A param as it goes into a sentence: numbers formatted, isolated where its
@@ -119,12 +119,12 @@ function fill(value) {
 /** Names as one list in the page's language ("Ana, Ben and Cy",
  * "Ana, Ben, dan Cy", "Ana وBen وCy"), each name isolated where needed. */
 export function listOf(names) {
-  return lists.format(names.map(fill));
+  return intl('list').format(names.map(fill));
 }
 
-function lookUp(dict, rules, key, count) {
+function lookUp(dict, code, key, count) {
   if (count !== undefined) {
-    const text = dict[`${key}.${rules.select(count)}`] ?? dict[`${key}.other`];
+    const text = dict[`${key}.${intl('plural', code).select(count)}`] ?? dict[`${key}.other`];
     if (text !== undefined) return text;
   }
   return dict[key];
@@ -135,7 +135,7 @@ function lookUp(dict, rules, key, count) {
  * whole before English. */
 export function t(key, params = {}) {
   const count = typeof params.count === 'number' ? params.count : undefined;
-  const text = lookUp(strings, plural, key, count) ?? lookUp(fallback, ENGLISH_PLURAL, key, count) ?? key;
+  const text = lookUp(strings, current, key, count) ?? lookUp(fallback, 'en', key, count) ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? fill(params[name]) : m));
 }
 
