@@ -1,8 +1,8 @@
 """The FastAPI application factory (`create_app`), used by uvicorn and by tests.
 
 `create_app` assembles named steps: the lifespan (`context.start_context` /
-`stop_context`, and the web client's brotli pass), the middlewares (security
-headers, body limit, CORS), the error handlers (`errors.install_handlers`), the
+`stop_context`, and the web client's brotli pass), the middlewares (HEAD as
+GET, security headers, body limit, CORS), the error handlers (`errors.install_handlers`), the
 API and websocket routes, `/metrics`, and the static web client
 (`static.add_web_client`).
 """
@@ -26,7 +26,7 @@ from .hooks import ServerHooks
 from .metrics import CONTENT_TYPE, PrometheusHooks
 from .protocol import ServerErrorCode
 from .settings import Settings
-from .static import WebClient, add_web_client, web_dir_for
+from .static import HeadAsGet, WebClient, add_web_client, web_dir_for
 from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)  # outermost of these: HEAD runs every step as GET
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -8,7 +8,8 @@
 - `/<file>` (the manifest, the icons, any file): the file at its stable URL;
   `no-cache` (revalidated).
 
-Every answer here works for `GET` and `HEAD`, names its `ETag` (one per
+Every answer here (and, through `HeadAsGet`, every GET route of the app) works
+for `GET` and `HEAD`; each names its `ETag` (one per
 encoding: `"<digest>"`, `"<digest>-br"`, `"<digest>-gz"`) and answers
 `If-None-Match` with 304. Text is sent brotli- or gzip-encoded when the client
 accepts it (`Vary: Accept-Encoding`). The page also varies with
@@ -27,7 +28,7 @@ from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
 import crisp
@@ -105,9 +106,27 @@ def respond(
     if coding:
         headers["content-encoding"] = coding
     headers["content-length"] = str(len(body))
-    if request.method == "HEAD":
-        body = b""
     return Response(body, media_type=asset.media_type, headers=headers)
+
+
+class HeadAsGet:
+    """`HEAD` wherever `GET` works (the API's routes too): a HEAD request is
+    answered as its GET, headers and all (Content-Length included), without the body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
 
 
 class WebClient:

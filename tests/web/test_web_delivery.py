@@ -186,11 +186,25 @@ def test_etag_revalidation(http: httpx.Client, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/r/K7QX", "/r/k7qx/", "/js/app.js", "/manifest.webmanifest", "VERSIONED"]
+    "path",
+    [
+        "/",
+        "/r/K7QX",
+        "/r/k7qx/",
+        "/js/app.js",
+        "/manifest.webmanifest",
+        "VERSIONED",
+        "/healthz",
+        "/readyz",
+        "/api/protocol.json",
+        "ROOM",
+    ],
 )
-def test_head_works_wherever_get_does(http: httpx.Client, path: str) -> None:
+def test_head_works_wherever_get_does(http: httpx.Client, server: Any, path: str) -> None:
     if path == "VERSIONED":
         path = f"/v/{page_version(http)}/css/app.css"
+    if path == "ROOM":
+        path = f"/api/rooms/{server.post('/api/rooms', {'name': 'Ana'})['code']}"
     for accept in ("identity", "br"):
         got = get(http, path, **{"accept-encoding": accept})
         head = get(http, path, "HEAD", **{"accept-encoding": accept})
