@@ -1,5 +1,6 @@
 """The clients of `crisp bench`: one websocket per seat, playing random legal moves
-with one action in flight, and timing each action until the update that announces it.
+(the bots' random policy, crisp.bots) with one action in flight, and timing each
+action until the update that announces it.
 
 `ANSWER`, `announces` and `refuses` say which frame answers a client message; the
 test suite's players (tests/support/player.py) use them too.
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from crisp.bots import random_message, random_move
+
 if TYPE_CHECKING:
     from .run import Bench
 
@@ -29,8 +32,6 @@ try:
 except ImportError:  # pragma: no cover - orjson is optional
     _loads = json.loads
 
-RESOLVE = ("swap", "discard", "jack", "queen", "king")
-SLOTS = ("left", "middle", "right")
 ANSWER_TIMEOUT_S = 5.0
 HELLO_TIMEOUT_S = 15.0
 
@@ -70,6 +71,23 @@ def announces(
         and not e.get("timeout")  # a draw timer's discard is not the player's (R14.2)
         for e in events
     )
+
+
+def legal_at(view: dict[str, Any], now: float) -> dict[str, Any]:
+    """The view with `legal` as of `now`: the one action that becomes legal by the clock
+    alone, the seat's first draw of its turn (from `turn.may_start_at`, protocol.md),
+    is added once that time has come."""
+    turn = view.get("turn")
+    if (
+        "draw" in view["legal"]
+        or view["status"] != "playing"
+        or turn is None
+        or turn["player"] != view["you"]
+        or view["holding"] is not None
+        or now < turn["may_start_at"]
+    ):
+        return view
+    return {**view, "legal": [*view["legal"], "draw"]}
 
 
 def refuses(error: dict[str, Any], ref: str) -> bool:
@@ -205,34 +223,28 @@ class Client:
         self._schedule(kind, fields, delay)
 
     def decide(self, v: dict[str, Any]) -> tuple[str, dict[str, Any], float] | None:
+        """The next move and its think time: the bots' random policy for the seat's own
+        moves (crisp.bots.random_move; a call in each new window with probability
+        `--crisp-chance`), the host's decisions here (bots never take them)."""
         status, legal, rng, think = v["status"], v["legal"], self.b.rng, self.b.think()
-        if status == "playing":
+        if status in ("playing", "peek"):
+            chance = 0.0
             if "crisp" in legal:
                 closes = v["crisp"]["window"]["closes_at"]
                 if closes != self.crisp_window:
                     self.crisp_window = closes
-                    if rng.random() < self.b.args.crisp_chance:
-                        return "crisp", {}, min(think, 0.02)
-            if "draw" in legal:
-                use_discard = v["discard_top"] is not None and rng.random() < 0.3
-                return "draw", {"source": "discard" if use_discard else "stock"}, think
-            moves = [m for m in RESOLVE if m in legal]
-            if moves:
-                move = rng.choice(moves)
-                if move == "swap":
-                    return "swap", {"slot": rng.choice(SLOTS)}, think
-                if move == "queen":
-                    others = [p["id"] for p in v["players"] if p["id"] != self.pid]
-                    return "queen", {"slot": rng.choice(SLOTS), "target": rng.choice(others),
-                                     "target_slot": rng.choice(SLOTS)}, think  # fmt: skip
-                return move, {}, think
+                    chance = self.b.args.crisp_chance
+            now = time.time() * 1000
+            move = random_move(legal_at(v, now), rng, chance)
+            if move is not None:
+                kind = move.pop("type")
+                return kind, move, min(think, 0.02) if kind == "crisp" else think
             turn = v["turn"]
             if turn and turn["player"] == self.pid and v["holding"] is None:
-                wait = (turn["may_start_at"] - time.time() * 1000) / 1000 + 0.003
-                return "draw", {"source": "stock"}, max(wait, think)
+                wait = (turn["may_start_at"] - now) / 1000 + 0.003
+                move = random_message(v, "draw", rng)
+                return move.pop("type"), move, max(wait, think)
             return None
-        if status == "peek":
-            return ("ready", {}, think) if "ready" in legal else None
         if not self.host:
             return None
         if status == "round_over" and "next_round" in legal:

@@ -20,8 +20,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from crisp.bench.client import legal_at
+from crisp.bots import random_move
 from crisp.server.messages import SERVER_ADAPTER
-from tests.support.play import may_draw, now_ms, play_action
+from tests.support.play import now_ms, play_action
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import ThreadServer
@@ -195,25 +197,11 @@ def random_policy(rng: random.Random, host: bool) -> Callable[..., dict[str, Any
             return {"type": "ready"} if "ready" in legal else None
         if status != "playing":
             return None
+        # the seat's own moves: the bots' random policy (crisp.bots), calling in one
+        # window out of four while it is still open by the clock
         window = (v["crisp"] or {}).get("window")
-        if "crisp" in legal and window and window["closes_at"] > now and rng.random() < 0.25:
-            return {"type": "crisp"}
-        if v["holding"] is not None:
-            options = [k for k in legal if k in ("swap", "discard", "jack", "queen", "king")]
-            if not options:
-                return None
-            kind = rng.choice(options)
-            if kind == "swap":
-                return {"type": "swap", "slot": rng.choice(SLOTS)}
-            if kind == "queen":
-                others = [x["id"] for x in v["players"] if x["id"] != p.pid]
-                return {"type": "queen", "slot": rng.choice(SLOTS),
-                        "target": rng.choice(others), "target_slot": rng.choice(SLOTS)}
-            return {"type": kind}
-        if may_draw(p, v, now):
-            source = "discard" if v["options"]["discard_draw"] and rng.random() < 0.3 else "stock"
-            return {"type": "draw", "source": source}
-        return None
+        chance = 0.25 if window and window["closes_at"] > now else 0.0
+        return random_move(legal_at(v, now), rng, chance)
 
     return policy
 

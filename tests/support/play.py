@@ -1,14 +1,18 @@
-"""Playing for the tests' players: a simple policy and a driver that lets a policy
-play a seat until a condition holds, round after round to game over."""
+"""Playing for the tests' players: policies built on the bots (crisp.bots) and a
+driver that lets a policy play a seat until a condition holds, round after round to
+game over."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
+from crisp.bench.client import legal_at
+from crisp.bots import Memory, choose, random_move
 from crisp.server.clock import now_ms
 
 from .player import Player
@@ -16,31 +20,30 @@ from .player import Player
 Policy = Callable[[Player, dict[str, Any], int], dict[str, Any] | None]
 
 
-def may_draw(p: Player, v: dict[str, Any], now: int) -> bool:
-    """True if this player may draw now (legal, or legal by the clock: may_start_at)."""
-    turn = v["turn"]
-    if v["status"] != "playing" or turn is None or turn["player"] != p.pid:
-        return False
-    if v["holding"] is not None:
-        return False
-    return "draw" in v["legal"] or now >= turn["may_start_at"]
+KIT_RNG = random.Random(20261201)  # the kit's moves are reproducible run to run
 
 
 def simple_policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
-    """Ready when asked, draw from the stock, play a King, discard anything else,
-    call crisp whenever possible."""
-    legal = v["legal"]
-    if "ready" in legal and v["status"] == "peek":
-        return {"type": "ready"}
-    window = (v["crisp"] or {}).get("window")
-    if "crisp" in legal and window and window["closes_at"] > now:
-        return {"type": "crisp"}
-    holding = v["holding"]
-    if holding is not None:
-        return {"type": "king"} if holding[0] == "K" else {"type": "discard"}
-    if may_draw(p, v, now):
-        return {"type": "draw", "source": "stock"}
-    return None
+    """The bots' random policy (crisp.bots.random_move) on the view as of `now`, calling
+    crisp in every window so that rounds stay short: ready when asked, any legal
+    move (a draw from either pile, a swap, a special) otherwise."""
+    return random_move(legal_at(v, now), KIT_RNG, crisp_chance=1.0)
+
+
+class BotPolicy:
+    """A computer player of `level` for a test's seat (crisp.bots): its memory sees
+    every update the seat received, in order, and it moves on the view as of `now`."""
+
+    def __init__(self, pid: str, level: str = "normal", seed: int = 0) -> None:
+        self.memory = Memory(pid, level=level)
+        self.rng = random.Random(seed)
+        self.seen = 0
+
+    def __call__(self, p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
+        for update in p.updates[self.seen:]:
+            self.memory.observe(update["view"], update["events"])
+        self.seen = len(p.updates)
+        return choose(legal_at(v, now), self.memory, now, self.rng)
 
 
 async def play_action(p: Player, action: dict[str, Any], settle: float) -> dict[str, Any]:
