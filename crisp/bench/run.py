@@ -34,13 +34,17 @@ SAMPLE_EVERY_S = 0.5
 
 
 def start_server(args: argparse.Namespace, redis_url: str | None) -> CrispServer:
-    """`crisp serve` for the run: test hooks, the time scale, no rate limits."""
+    """`crisp serve` for the run: test hooks, the time scale, no rate limits: every
+    client is on this one address (HTTP limits off, no cap of connections per client,
+    no message budget per client)."""
     env = dict(os.environ)
     env.pop("CRISP_REDIS_URL", None)
     env.update({
         "CRISP_WORKERS": str(args.server_workers),
         "CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": str(args.time_scale),
         "CRISP_RATE_PER_S": "1000", "CRISP_RATE_BURST": "10000", "CRISP_RATE_STRIKES": "1000",
+        "CRISP_HTTP_LIMITS": "off", "CRISP_MAX_CONNECTIONS_PER_CLIENT": "0",
+        "CRISP_CLIENT_RATE_PER_S": "100000",
         "CRISP_LOG_LEVEL": "error", "PYTHONUNBUFFERED": "1",
     })  # fmt: skip
     if redis_url:

@@ -15,9 +15,11 @@ from fastapi.responses import JSONResponse
 
 from crisp.engine import IllegalAction
 
+from .clients import client_of
 from .codes import normalize_code
 from .context import ServerContext
 from .errors import ApiError, RoomNotFound, error_response
+from .limits import Kind
 from .messages import protocol_schema
 from .names import clean_name
 from .origin import origin_allowed
@@ -105,10 +107,12 @@ def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, 
 async def create_room(
     request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
-    """Create a room; the creator is the host (p1). Test hooks: `deck`, `dealer`."""
+    """Create a room; the creator is the host (p1). Test hooks: `deck`, `dealer`.
+    Spends one of the client's room creations (429 when none is left)."""
     ctx = _ctx(request)
     name = _name(body)
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
+    await ctx.limits.spend(Kind.ROOMS, client_of(request.scope))
     try:
         credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer)
     except (IllegalAction, ValueError) as exc:  # a test deck or dealer the engine refuses
@@ -123,17 +127,27 @@ async def create_room(
 async def join_room(
     request: Request, code: str, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
-    """Join a room in its lobby (409 `room_full` / `game_started`, see errors.py)."""
+    """Join a room in its lobby (409 `room_full` / `game_started` / `room_locked` /
+    `name_taken`, see errors.py). Spends one of the client's joins, and one of its
+    look-ups if the room does not exist (429 when either is spent)."""
     ctx = _ctx(request)
     room_code = _room_code(code)
     name = _name(body)
-    return _credentials_response(await ctx.rooms.join(room_code, name))
+    client = client_of(request.scope)
+    async with ctx.limits.charged(Kind.JOINS, client), ctx.limits.lookup(client):
+        credentials = await ctx.rooms.join(room_code, name)
+    return _credentials_response(credentials)
 
 
 @router.get("/api/rooms/{code}")
 async def get_room(request: Request, code: str) -> dict[str, Any]:
-    """Public lobby information about a room (`rooms.room_summary`)."""
-    return await _ctx(request).rooms.summary(_room_code(code))
+    """Public lobby information about a room (`rooms.room_summary`). A code that
+    names no room spends one of the client's look-ups (429 once they are spent, for
+    every code)."""
+    ctx = _ctx(request)
+    room_code = _room_code(code)
+    async with ctx.limits.lookup(client_of(request.scope)):
+        return await ctx.rooms.summary(room_code)
 
 
 @router.get("/api/protocol.json")

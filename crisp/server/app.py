@@ -9,24 +9,28 @@ API and websocket routes, `/metrics`, and the static web client
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .api import router
 from .context import ServerContext, start_context, stop_context
-from .errors import ApiError, error_response, install_handlers
+from .errors import ApiError, BodyTimeout, error_response, install_handlers
 from .headers import SecurityHeaders
 from .hooks import ServerHooks
 from .metrics import CONTENT_TYPE, PrometheusHooks
 from .protocol import ServerErrorCode
 from .settings import Settings
 from .static import HeadAsGet, WebClient, add_web_client, web_dir_for
+from .transport import GUARD_KEY
 from .ws import websocket_endpoint
 
 log = logging.getLogger("crisp.server")
@@ -35,11 +39,17 @@ MAX_BODY_BYTES = 16 * 1024
 
 
 class BodyLimit:
-    """Refuse HTTP request bodies over `limit` bytes with 413 `too_large` (JSON)."""
+    """Refuse HTTP request bodies over `limit` bytes with 413 `too_large`, and bodies
+    that take longer than `timeout_s` to arrive with 408 `request_timeout` (and
+    `Connection: close`), so a slow upload holds nothing for long."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int, timeout_s: float = 10.0, hooks: ServerHooks | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.timeout_s = timeout_s
+        self.hooks = hooks or ServerHooks()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -51,10 +61,19 @@ class BodyLimit:
             await error_response(*too_large)(scope, receive, send)
             return
         seen = 0
+        deadline: float | None = None
 
         async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, deadline
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + self.timeout_s
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                self.hooks.connection_dropped("body_timeout")
+                raise BodyTimeout() from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
@@ -79,7 +98,10 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)  # request bodies here are tiny
+    # request bodies here are tiny
+    app.add_middleware(
+        BodyLimit, limit=MAX_BODY_BYTES, timeout_s=settings.body_timeout_s, hooks=the_hooks
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)  # outermost of these: HEAD runs every step as GET
     if settings.allowed_origins:
@@ -89,6 +111,8 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
             allow_methods=["GET", "POST"],
             allow_headers=["content-type"],
         )
+    if settings.trusted_proxies:  # outermost: everything after sees the real client
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     install_handlers(app, the_hooks)
     app.include_router(router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
@@ -99,21 +123,24 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
 
 def _lifespan(
     settings: Settings, hooks: ServerHooks, web: WebClient
-) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+) -> Callable[[FastAPI], AbstractAsyncContextManager[dict[str, Any]]]:
     """Start the server context before serving, stop it after."""
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         ctx = await start_context(settings, hooks)
         app.state.ctx = ctx
         web.start()
         log.info(
-            "crisp server ready (store: %s, web client: %s)",
+            "crisp server ready (store: %s, web client: %s, connections: at most %d, "
+            "%d per client)",
             "redis" if settings.redis_url else "memory",
             web.assets.root if web.assets else "absent",
+            ctx.guard.max_total,
+            ctx.guard.max_per_client,
         )
         try:
-            yield
+            yield {GUARD_KEY: ctx.guard}  # uvicorn hands it to its protocols (transport.py)
         finally:
             await stop_context(ctx)
 

@@ -40,6 +40,7 @@ MAX_MARKS = 32  # accepted actions awaiting their update, per socket
 @dataclass(frozen=True)
 class _Snapshot:
     state: State
+    locked: bool
 
 
 @dataclass(frozen=True)
@@ -96,9 +97,10 @@ class Connection:
         name = f"ws-writer-{self.room_code}-{self.player_id}"
         self._task = asyncio.create_task(self._writer(), name=name)
 
-    def snapshot(self, state: State) -> None:
-        """Queue the first update after hello: the full view, no events (R16.3)."""
-        self._put(_Snapshot(state))
+    def snapshot(self, state: State, locked: bool = False) -> None:
+        """Queue the first update after hello: the full view, no events (R16.3).
+        `locked`: the room's lobby is locked (`RoomDoc.locked`)."""
+        self._put(_Snapshot(state, locked))
 
     def deliver(self, change: Change) -> None:
         """Queue a published room change for projection."""
@@ -183,7 +185,7 @@ class Connection:
                 if isinstance(item, _Text):
                     await self.ws.send_text(item.text)
                 elif isinstance(item, _Snapshot):
-                    await self._send_state(item.state, [])
+                    await self._send_state(item.state, [], item.locked)
                     self.started = True
                     pending, self.pending = self.pending, []
                     for change in pending:
@@ -210,12 +212,15 @@ class Connection:
             red = engine.redact(ev, self.player_id)
             if red is not None:
                 events.append(red)
-        await self._send_state(change.state, events)
+        await self._send_state(change.state, events, change.locked)
 
-    async def _send_state(self, state: State, events: list[dict[str, Any]]) -> None:
+    async def _send_state(
+        self, state: State, events: list[dict[str, Any]], locked: bool
+    ) -> None:
         now = now_ms()
         view = dict(engine.view_for(state, self.player_id, now))
         view["code"] = self.room_code
+        view["locked"] = locked
         self.seq += 1
         self.last_version = int(state.version)
         payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}

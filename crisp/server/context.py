@@ -4,20 +4,26 @@ built when the app starts and taken down when it stops."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 
 from crisp.store import Store, create_store
 
+from .clients import TrustedProxies
 from .hooks import ServerHooks
 from .hub import Hub
+from .limits import Limits
 from .logs import fields
 from .observed import ObservedStore
 from .presence import LeaseTimes, Presence
 from .protocol import CloseCode
+from .ratelimit import SocketLimits
 from .rooms import Rooms
 from .scheduler import Scheduler
 from .settings import Settings
+from .throttle import LogThrottle
+from .transport import Guard, connection_cap
 
 log = logging.getLogger("crisp.server")
 
@@ -35,6 +41,11 @@ class ServerContext:
     hub: Hub
     scheduler: Scheduler
     presence: Presence
+    limits: Limits  # the per-client budgets in the store
+    sockets: SocketLimits  # message buckets per seat and client, sockets per client
+    guard: Guard  # TCP connections: caps and header deadline (transport.py)
+    client_errors: LogThrottle  # repeated client errors: one log line per interval
+    housekeeping: asyncio.Task[None] | None = None
 
 
 async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext:
@@ -59,10 +70,41 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         hub=Hub(store, hooks),
         scheduler=scheduler,
         presence=Presence(store, rooms, times),
+        limits=Limits(store, settings, hooks),
+        sockets=SocketLimits(
+            rate=settings.rate_per_s, burst=settings.rate_burst, strikes=settings.rate_strikes,
+            client_rate=settings.client_rate_per_s,
+            max_sockets=settings.max_connections_per_client,
+        ),
+        guard=Guard(
+            max_total=connection_cap(settings.max_connections),
+            max_per_client=settings.max_connections_per_client,
+            header_timeout_s=settings.header_timeout_s,
+            trusted=TrustedProxies(settings.trusted_proxies),
+            hooks=hooks,
+            log_interval_s=settings.log_interval_s,
+        ),
+        client_errors=LogThrottle(settings.log_interval_s),
     )
     scheduler.start(rooms)
     ctx.presence.start()
+    ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")
     return ctx
+
+
+async def _housekeeping(ctx: ServerContext) -> None:
+    """Every log interval: log how many client errors the throttle left out (one line
+    per seat and code, or address and reason), and drop full buckets."""
+    while True:
+        await asyncio.sleep(ctx.settings.log_interval_s)
+        ctx.sockets.prune()
+        for key, count in ctx.client_errors.drain():
+            what = " ".join(str(part) for part in key) if isinstance(key, tuple) else str(key)
+            log.warning(
+                "repeated client errors: %s, %d more in the last %g s",
+                what, count, ctx.settings.log_interval_s,
+                extra=fields(event="client_errors", key=what, count=count),
+            )
 
 
 async def stop_context(ctx: ServerContext) -> None:
@@ -75,6 +117,10 @@ async def stop_context(ctx: ServerContext) -> None:
     if conns:
         await asyncio.gather(*(c.wait_closed(1.0) for c in conns))
         await asyncio.sleep(0.05)  # let their handlers finish
+    if ctx.housekeeping is not None:
+        ctx.housekeeping.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ctx.housekeeping
     await ctx.presence.stop()
     await ctx.scheduler.stop()
     for step, what in ((ctx.hub.unsubscribe_all, "unsubscribing"), (ctx.store.close, "store")):

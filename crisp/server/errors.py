@@ -10,6 +10,7 @@ socket cannot go on. `install_handlers(app, hooks)` answers HTTP with it
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,15 @@ class ApiError(Exception):
         self.message = message
 
 
+class BodyTimeout(ApiError):
+    """A request body that did not arrive in time: 408, and the connection is closed."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            408, ServerErrorCode.REQUEST_TIMEOUT, "the request body did not arrive in time"
+        )
+
+
 class RoomNotFound(Exception):
     """The room does not exist (never created, expired or deleted)."""
 
@@ -48,6 +58,28 @@ class RoomBusy(Exception):
 
 class SeatGone(Exception):
     """The player's seat no longer exists (kicked) although their socket is open."""
+
+
+class RateLimited(Exception):
+    """A client spent a budget (`limits.py`): HTTP 429 `rate_limited` with `Retry-After`."""
+
+    def __init__(self, budget: str, retry_after_s: float) -> None:
+        super().__init__(f"{budget}: retry after {retry_after_s:.1f} s")
+        self.budget = budget
+        self.retry_after_s = retry_after_s
+
+    @property
+    def retry_after(self) -> int:
+        """Whole seconds, at least 1 (the `Retry-After` header)."""
+        return max(1, math.ceil(self.retry_after_s))
+
+
+class RoomLocked(Exception):
+    """The room's lobby is locked (after a kick, until the host opens it): no one joins."""
+
+
+class NameTaken(Exception):
+    """Another player of the room has this name (compared by `names.name_key`)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +114,15 @@ FAILURES: dict[type[Exception], Failure] = {
         SocketClose(CloseCode.KICKED, "kicked", EndReason.KICKED),
     ),
     RoomBusy: Failure(ServerErrorCode.BUSY, "the room is busy; try again", 503),
+    RateLimited: Failure(
+        ServerErrorCode.RATE_LIMITED, "too many requests; try again later", 429
+    ),
+    RoomLocked: Failure(
+        ServerErrorCode.ROOM_LOCKED, "the host has locked this room; ask them to open it", 409
+    ),
+    NameTaken: Failure(
+        ServerErrorCode.NAME_TAKEN, "someone in this room already has that name", 409
+    ),
     StoreUnavailable: Failure(ServerErrorCode.STORE_UNAVAILABLE, _STORE_DOWN_MESSAGE, 503),
 }
 
@@ -147,9 +188,26 @@ def failure_of(exc: BaseException) -> Failure | None:
     return None
 
 
-def error_response(status: int, error_code: str, message: str) -> JSONResponse:
+def error_body(error_code: str, message: str) -> dict[str, Any]:
+    """`{"error": {"code", "message"}}`."""
+    return {"error": {"code": error_code, "message": message}}
+
+
+def error_response(
+    status: int, error_code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     """An HTTP error body: `{"error": {"code", "message"}}`."""
-    return JSONResponse({"error": {"code": error_code, "message": message}}, status_code=status)
+    return JSONResponse(error_body(error_code, message), status_code=status, headers=headers)
+
+
+def failure_headers(exc: BaseException) -> dict[str, str] | None:
+    """Headers an HTTP error answer carries: `Retry-After` for RateLimited,
+    `Connection: close` for a body that came too slowly."""
+    if isinstance(exc, RateLimited):
+        return {"Retry-After": str(exc.retry_after)}
+    if isinstance(exc, BodyTimeout):
+        return {"Connection": "close"}
+    return None
 
 
 def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
@@ -164,7 +222,9 @@ def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
         elif isinstance(exc, StoreUnavailable):
             log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
         hooks.http_error(failure.http_status, failure.error_code)
-        return error_response(failure.http_status, failure.error_code, failure.message)
+        return error_response(
+            failure.http_status, failure.error_code, failure.message, failure_headers(exc)
+        )
 
     handled: tuple[type[Exception], ...] = (
         ApiError, ActionError, RequestValidationError, StarletteHTTPException, *FAILURES,

@@ -54,6 +54,20 @@ class ServerHooks:
     def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         """The scheduler applied a room's deadline `lateness_ms` after it was due."""
 
+    def limited(self, budget: str) -> None:
+        """A client was refused for a spent budget (`rooms`, `joins`, `lookups`,
+        `hellos`; `messages` for a socket's messages; `connections` for a connection
+        over a cap)."""
+
+    def connection_dropped(self, reason: str) -> None:
+        """The server closed a TCP connection at the edge (`per_client` or `total`: over
+        a cap; `evicted`: an idle one closed to make room; `header_timeout`,
+        `body_timeout`: too slow; `bad_utf8`: a websocket text frame that is not
+        UTF-8)."""
+
+    def log_suppressed(self, event: str, count: int) -> None:
+        """`count` repeated log lines of `event` were left out (the throttle)."""
+
     def store_op(self, op: str, seconds: float, ok: bool) -> None:
         """A store call (`load`, `save`, `claim_due`, ...) took `seconds`; `ok` is False
         if it failed (StoreUnavailable or another error; for `ping`, no answer)."""

@@ -11,12 +11,14 @@ from pydantic import ValidationError
 
 from .logs import log_config, uvicorn_level
 from .settings import Settings, describe_error
+from .transport import WS_PROTOCOL, EdgeHttpProtocol, raise_file_limit
 from .ws import HARD_MAX_BYTES
 
 APP_FACTORY = "crisp.server.app:create_app"
 # After SIGTERM, time for requests and socket handlers in progress before uvicorn
 # cancels them (socket handlers end at once: they write nothing at shutdown).
 GRACEFUL_S = 5
+KEEP_ALIVE_S = 5  # an idle keep-alive connection is closed after this (uvicorn's default)
 
 
 def load_or_exit(**overrides: Any) -> Settings:
@@ -28,23 +30,36 @@ def load_or_exit(**overrides: Any) -> Settings:
         raise SystemExit(2) from None
 
 
+def uvicorn_options() -> dict[str, Any]:
+    """The uvicorn options every Crisp server runs with (also the tests' servers):
+    the guarded protocols of `transport.py`, and no proxy-header handling of
+    uvicorn's own: the app does it with `CRISP_TRUSTED_PROXIES` (clients.py)."""
+    return {
+        "http": EdgeHttpProtocol,
+        "ws": WS_PROTOCOL,
+        "ws_max_size": HARD_MAX_BYTES,
+        # Updates are a few KB of JSON; compressing each one for every seat cost more
+        # server CPU than anything else in `crisp bench` (docs/benchmarks.md).
+        "ws_per_message_deflate": False,
+        "proxy_headers": False,
+        "server_header": False,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+    }
+
+
 def run(host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
     """Serve Crisp. Arguments override CRISP_HOST / CRISP_PORT / CRISP_WORKERS."""
     settings = load_or_exit(host=host, port=port, workers=workers)
     logging.captureWarnings(True)  # Python warnings go through the log format too
+    raise_file_limit()  # before the workers start: they inherit it
     uvicorn.run(
         APP_FACTORY,
         factory=True,
         host=settings.host,
         port=settings.port,
         workers=settings.workers,
-        ws_max_size=HARD_MAX_BYTES,
-        # Updates are a few KB of JSON; compressing each one for every seat cost more
-        # server CPU than anything else in `crisp bench` (docs/benchmarks.md).
-        ws_per_message_deflate=False,
         log_level=uvicorn_level(settings),
         log_config=log_config(settings),
-        proxy_headers=True,
-        server_header=False,
         timeout_graceful_shutdown=GRACEFUL_S,
+        **uvicorn_options(),
     )

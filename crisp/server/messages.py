@@ -12,6 +12,7 @@ validates every frame it receives against them, so the schema served at
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -198,8 +199,18 @@ class Rematch(_ActionMsg):
         return engine_actions.Rematch()
 
 
+class Lock(_Client):
+    """Host, any time: lock the room's lobby (no one may join) or open it again
+    (docs/protocol-additions.md, "Locked rooms"). Handled by the server, not the
+    engine: a kick locks the room, and only the host lets players in again."""
+
+    type: Literal["lock"]
+    locked: bool
+
+
 ClientMessage = Annotated[
     Hello
+    | Lock
     | OptionsMsg
     | Start
     | Kick
@@ -216,6 +227,30 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+MAX_DEPTH = 16  # the deepest client message has depth 1; nothing needs more
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def loads_bounded(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """`json.loads` of a client message that refuses (ValueError) nesting deeper than
+    `max_depth` before parsing: a hello of 3,000 `[` costs one linear scan, never a
+    RecursionError. The callers bound the text's size (CRISP_MAX_MESSAGE_BYTES)."""
+    if text.count("[") + text.count("{") > max_depth:
+        depth = 0
+        for token in _NESTING.finditer(text):
+            bracket = token.group()
+            if bracket in "[{":
+                depth += 1
+                if depth > max_depth:
+                    raise ValueError(f"nested deeper than {max_depth}")
+            elif bracket in "]}":
+                depth -= 1
+    try:
+        return json.loads(text)
+    except RecursionError:  # not reachable after the scan; never let it escape
+        raise ValueError("nested too deeply") from None
 
 
 def parse_client(data: Any) -> ClientMessage:
@@ -301,6 +336,7 @@ class View(_Server):
     legal: list[str]
     last_round: LastRound | None
     winners: list[str]
+    locked: bool  # docs/protocol-additions.md, "Locked rooms"
 
 
 # ---- events (protocol.md "Events"), already redacted for the receiving player ----

@@ -115,6 +115,20 @@ class PrometheusHooks(ServerHooks):
             "crisp_save_conflicts_total", "Compare-and-set saves that lost a race (retried)",
             registry=reg,
         )
+        self.limited_count = Counter(
+            "crisp_limited_total",
+            "Requests, hellos and messages refused for a spent per-client budget, by budget",
+            ["budget"], registry=reg,
+        )
+        self.dropped = Counter(
+            "crisp_connections_dropped_total",
+            "TCP connections closed at the edge (caps, timeouts, bad frames), by reason",
+            ["reason"], registry=reg,
+        )
+        self.suppressed = Counter(
+            "crisp_log_suppressed_total",
+            "Repeated log lines left out by the log throttle, by event", ["event"], registry=reg,
+        )
         for op in OPS:  # every series exists from the start, at zero
             self.store_seconds.labels(op)
             self.store_failures.labels(op)
@@ -170,6 +184,15 @@ class PrometheusHooks(ServerHooks):
 
     def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         self.timer_lateness.observe(lateness_ms / 1000)
+
+    def limited(self, budget: str) -> None:
+        self.limited_count.labels(budget).inc()
+
+    def connection_dropped(self, reason: str) -> None:
+        self.dropped.labels(reason).inc()
+
+    def log_suppressed(self, event: str, count: int) -> None:
+        self.suppressed.labels(event).inc(count)
 
     def store_op(self, op: str, seconds: float, ok: bool) -> None:
         self.store_seconds.labels(op).observe(seconds)

@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
-    "claim_due", "next_due_ms", "room_count", "ping",
+    "claim_due", "next_due_ms", "room_count", "ping", "spend",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
 )
 
@@ -125,3 +125,8 @@ class ObservedStore(Store):
     ) -> list[Lease]:
         call = self.inner.claim_expired_leases(now_ms, claim_ms, limit)
         return await self._call("claim_expired_leases", None, call)
+    async def spend(
+        self, key: str, cost: float = 1.0, *, per_s: float, burst: float, force: bool = False
+    ) -> float:
+        call = self.inner.spend(key, cost, per_s=per_s, burst=burst, force=force)
+        return await self._call("spend", None, call)

@@ -45,10 +45,13 @@ class ServerErrorCode(StrEnum):
     # HTTP only
     BAD_REQUEST = "bad_request"
     BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"  # 409: another player of the room has this name
+    ROOM_LOCKED = "room_locked"  # 409: the host locked the room (a kick locks it)
     BAD_DECK = "bad_deck"
     BAD_DEALER = "bad_dealer"
     TEST_HOOKS_OFF = "test_hooks_off"
     NOT_FOUND = "not_found"
+    REQUEST_TIMEOUT = "request_timeout"  # 408: the request body came too slowly
     METHOD_NOT_ALLOWED = "method_not_allowed"
     FORBIDDEN = "forbidden"
     ORIGIN_REFUSED = "origin_refused"
@@ -93,3 +96,5 @@ class Refusal(StrEnum):
     HELLO_TIMEOUT = "hello_timeout"
     BAD_HELLO = "bad_hello"
     STORE_UNAVAILABLE = "store_unavailable"
+    RATE_LIMITED = "rate_limited"  # the client's look-ups or the seat's hellos are spent
+    TOO_MANY_SOCKETS = "too_many_sockets"  # the client holds its cap of websockets

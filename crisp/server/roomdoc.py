@@ -3,7 +3,8 @@
 Document (JSON text):
     {"v": 1, "code": "K7QX", "created_ms": ..., "state": <engine State.to_json()>,
      "seats": {player_id: sha256(token) hex},
-     "conns": {player_id: {"id": connection id, "n": connection number}}}
+     "conns": {player_id: {"id": connection id, "n": connection number}},
+     "locked": true}
 
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
@@ -11,10 +12,12 @@ Document (JSON text):
 `conns` names the newest websocket of each seat (any process). It decides which
 connection is replaced (4409) and whether a closing socket marks its seat
 disconnected: only the newest one does.
+`locked` (absent: false) closes the lobby to new players: a kick sets it, and
+only the host clears it (docs/protocol-additions.md, "Locked rooms").
 
 Published message (JSON text), one per saved change:
     {"t": "change", "state": <State.to_json()>, "events": [<Event.to_json()>...],
-     "conns": {...}, "seats": [player ids]}
+     "conns": {...}, "seats": [player ids], "locked": bool}
 `seats` lists the players who hold a seat (`Change.player_ids`). Every process
 fans it out to its local sockets without reloading the room.
 """
@@ -52,6 +55,7 @@ class RoomDoc:
     token_hashes: dict[str, str]  # player id -> sha256(token) hex
     conns: dict[str, ConnRef] = field(default_factory=dict)
     created_ms: int = 0
+    locked: bool = False  # no one may join (a kick locks; the host unlocks)
 
     def dumps(self) -> str:
         """Serialize for the store."""
@@ -63,6 +67,7 @@ class RoomDoc:
                 "state": self.state.to_json(),
                 "seats": self.token_hashes,
                 "conns": {pid: {"id": c.id, "n": c.n} for pid, c in self.conns.items()},
+                "locked": self.locked,
             },
             separators=(",", ":"),
         )
@@ -82,6 +87,7 @@ class RoomDoc:
             token_hashes=dict(data["seats"]),
             conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data.get("conns", {}).items()},
             created_ms=int(data.get("created_ms", 0)),
+            locked=bool(data.get("locked", False)),
         )
 
     def with_(self, **changes: Any) -> RoomDoc:
@@ -97,6 +103,7 @@ class Change:
     events: list[Event]
     conns: dict[str, ConnRef]
     player_ids: frozenset[str]  # the players holding a seat after the change
+    locked: bool = False  # RoomDoc.locked after the change
 
     @property
     def version(self) -> int:
@@ -112,6 +119,7 @@ def change_message(doc: RoomDoc, events: list[Event]) -> str:
             "events": [ev.to_json() for ev in events],
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
             "seats": sorted(doc.token_hashes),
+            "locked": doc.locked,
         },
         separators=(",", ":"),
     )
@@ -127,4 +135,5 @@ def parse_message(text: str) -> Change | None:
         events=[Event.from_json(ev) for ev in data["events"]],
         conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data["conns"].items()},
         player_ids=frozenset(data["seats"]),
+        locked=bool(data.get("locked", False)),
     )

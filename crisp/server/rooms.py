@@ -17,21 +17,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crisp import engine
-from crisp.engine import Action, Event, State
+from crisp.engine import Action, ErrorCode, Event, IllegalAction, State
+from crisp.engine import actions as engine_actions
 from crisp.engine.clock import at_moment
 from crisp.store import Store
 
 from .clock import now_ms
-from .codes import MAX_LEN, MIN_LEN, hash_token, new_code, new_token, player_of_token
-from .errors import RoomBusy, RoomNotFound, SeatGone
+from .codes import hash_token, new_code, new_token, player_of_token
+from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from .hooks import NOOP_HOOKS, ServerHooks
 from .logs import fields
+from .names import name_key
 from .roomdoc import ConnRef, RoomDoc, change_message
 
 log = logging.getLogger("crisp.server.rooms")
 
 MAX_ATTEMPTS = 40
-CODE_TRIES_PER_LENGTH = 8
+CODE_TRIES = 16  # a collision among 8.5e11 codes is already rare
 NO_CHANGE_RETRY_MS = 250
 
 
@@ -56,9 +58,10 @@ class SeatCredentials:
     token: str
 
 
-def room_summary(room_code: str, state: State, now: int) -> dict[str, Any]:
+def room_summary(room_code: str, state: State, now: int, locked: bool = False) -> dict[str, Any]:
     """The public facts about a room (GET /api/rooms/{code}): its status at `now`,
-    options and players; never a card, a token or anything of a view."""
+    options, players and whether its lobby is locked; never a card, a token or
+    anything of a view."""
     return {
         "code": room_code,
         "status": at_moment(state, now).status,
@@ -67,6 +70,7 @@ def room_summary(room_code: str, state: State, now: int) -> dict[str, Any]:
             {"id": p.id, "name": p.name, "connected": p.connected, "is_host": p.id == state.host}
             for p in state.players
         ],
+        "locked": locked,
     }
 
 
@@ -103,7 +107,7 @@ class Rooms:
         doc = await self.load(room_code)
         if doc is None:
             raise RoomNotFound(room_code)
-        return room_summary(room_code, doc.state, now_ms())
+        return room_summary(room_code, doc.state, now_ms(), doc.locked)
 
     # ---- creating and joining ----
 
@@ -120,10 +124,8 @@ class Rooms:
         )
         token = new_token()
         host = state.host
-        length = MIN_LEN
-        tries = 0
-        while True:
-            room_code = new_code(length)
+        for _ in range(CODE_TRIES):
+            room_code = new_code()
             doc = RoomDoc(
                 room_code=room_code, state=state, token_hashes={host: hash_token(token)},
                 created_ms=now_ms(),
@@ -135,16 +137,19 @@ class Rooms:
                     extra=fields(room_code, "room_created", player=host),
                 )
                 return SeatCredentials(room_code, host, token)
-            tries += 1
-            if tries >= CODE_TRIES_PER_LENGTH and length < MAX_LEN:
-                length += 1
-                tries = 0
+        raise RoomBusy("no free room code")  # only a broken random source gets here
 
     async def join(self, room_code: str, name: str) -> SeatCredentials:
-        """Add a player to a lobby (raises RoomNotFound, IllegalAction room_full/game_started)."""
+        """Add a player to a lobby (raises RoomNotFound, RoomLocked, NameTaken,
+        IllegalAction room_full/game_started). `name` is a `clean_name`."""
         token = new_token()
+        key = name_key(name)
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
+            if doc.locked:
+                raise RoomLocked(room_code)
+            if any(name_key(p.name) == key for p in doc.state.players):
+                raise NameTaken(name)
             state, pid, events = engine.add_player(doc.state, name, now)
             token_hashes = {**doc.token_hashes, pid: hash_token(token)}
             return Outcome(doc.with_(state=state, token_hashes=token_hashes), list(events), pid)
@@ -226,8 +231,11 @@ class Rooms:
         IllegalAction, RoomNotFound, SeatGone, RoomBusy. Returns the state version it
         was saved as.
 
-        Players the action removed (kick) lose their seat token.
+        Players the action removed (kick) lose their seat token, and a kick locks the
+        room, so that neither the kicked player nor anyone else can take the free seat
+        until the host opens the room again (`set_locked`).
         """
+        kick = isinstance(action, engine_actions.Kick)
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             if pid not in doc.token_hashes:
@@ -236,9 +244,27 @@ class Rooms:
             present = {p.id for p in state.players}
             token_hashes = {k: v for k, v in doc.token_hashes.items() if k in present}
             conns = {k: v for k, v in doc.conns.items() if k in present}
-            return Outcome(
-                doc.with_(state=state, token_hashes=token_hashes, conns=conns), list(events)
-            )
+            new = doc.with_(state=state, token_hashes=token_hashes, conns=conns)
+            return Outcome(new.with_(locked=True) if kick else new, list(events))
+
+        out = await self.mutate(room_code, fn)
+        return None if out is None else int(out.doc.state.version)
+
+    async def set_locked(self, room_code: str, pid: str, locked: bool) -> int | None:
+        """The host locks the lobby (no one may join) or opens it again. Raises
+        IllegalAction `not_host` for anyone else, SeatGone, RoomNotFound. Returns the
+        state version saved, None if it already was so."""
+
+        def fn(doc: RoomDoc, now: int) -> Outcome | None:
+            if pid not in doc.token_hashes:
+                raise SeatGone(pid)
+            if doc.state.host != pid:
+                raise IllegalAction(ErrorCode.NOT_HOST, "only the host locks or opens the room")
+            if doc.locked == locked:
+                return None
+            state = doc.state.copy()
+            state.version += 1  # a change of the room: its version moves on (protocol v1.1)
+            return Outcome(doc.with_(state=state, locked=locked))
 
         out = await self.mutate(room_code, fn)
         return None if out is None else int(out.doc.state.version)
@@ -277,6 +303,7 @@ class Rooms:
                 out.doc.state.version == doc.state.version
                 and out.doc.token_hashes == doc.token_hashes
                 and out.doc.conns == doc.conns
+                and out.doc.locked == doc.locked
                 and not out.events
             )
             if unchanged and not timer:

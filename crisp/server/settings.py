@@ -6,16 +6,58 @@ message naming the variable (see `describe_error`).
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from .errors import validation_lines
 
 ENV_PREFIX = "CRISP_"
+_UNITS = {"s": 1, "m": 60, "h": 3600}
+_BUDGET = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)?\s*([smh])\s*$")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A per-client limit: at most `count` in any `seconds` (a bucket of `count`
+    that refills evenly over `seconds`). Written `"20/1h"`, `"10/5m"`, `"30/90s"`."""
+
+    count: int
+    seconds: float
+
+    @property
+    def per_s(self) -> float:
+        return self.count / self.seconds
+
+    def __str__(self) -> str:
+        for unit in ("h", "m"):
+            if self.seconds % _UNITS[unit] == 0:
+                return f"{self.count}/{int(self.seconds // _UNITS[unit])}{unit}"
+        return f"{self.count}/{self.seconds:g}s"
+
+
+def _budget(value: Any) -> Any:
+    """`"N/<duration>"` -> Budget; `"off"` -> None (no limit)."""
+    if not isinstance(value, str):
+        return value
+    if value.strip().lower() == "off":
+        return None
+    found = _BUDGET.match(value)
+    if found is None:
+        raise ValueError('write a limit as "N/<duration>", e.g. "20/1h", "10/5m", or "off"')
+    count, amount, unit = int(found[1]), float(found[2] or 1), found[3]
+    if count < 1 or amount <= 0:
+        raise ValueError("a limit needs a count of at least 1 and a duration above 0")
+    return Budget(count, amount * _UNITS[unit])
+
+
+BudgetSetting = Annotated[Budget | None, BeforeValidator(_budget)]
 
 
 class Settings(BaseSettings):
@@ -45,6 +87,47 @@ class Settings(BaseSettings):
         default=4, ge=1, le=1000, description="rate-limited messages in 10 s before closing 4429"
     )
     hello_timeout_s: float = Field(default=5.0, gt=0, le=300, description="time allowed for hello")
+    # ---- the edge (docs/deploy.md, "Limits") ----
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="reverse proxies whose X-Forwarded-For is believed (addresses, CIDRs, '*')",
+    )
+    http_limits: Literal["on", "off"] = Field(
+        default="on", description="'off' turns the per-client HTTP limits off (test hooks only)"
+    )
+    limit_rooms: BudgetSetting = Field(
+        default=Budget(20, 3600), description="rooms one client may create"
+    )
+    limit_joins: BudgetSetting = Field(
+        default=Budget(30, 600), description="joins one client may make"
+    )
+    limit_lookups: BudgetSetting = Field(
+        default=Budget(10, 300),
+        description="look-ups of room codes that do not exist (GET, join, hello), per client",
+    )
+    limit_hellos: BudgetSetting = Field(
+        default=Budget(10, 60), description="hellos (reconnects) of one seat"
+    )
+    client_rate_per_s: float = Field(
+        default=50.0, gt=0, le=100000,
+        description="websocket messages per second from one client address (all its sockets)",
+    )
+    max_connections_per_client: int = Field(
+        default=64, ge=0, description="open connections of one client address (0 = no cap)"
+    )
+    max_connections: int = Field(
+        default=0, ge=0, description="open connections of the process (0 = from the file limit)"
+    )
+    header_timeout_s: float = Field(
+        default=10.0, gt=0, le=300, description="time for a request's headers to arrive"
+    )
+    body_timeout_s: float = Field(
+        default=10.0, gt=0, le=300, description="time for a request's body to arrive"
+    )
+    log_interval_s: float = Field(
+        default=30.0, gt=0, le=3600,
+        description="repeated client errors of one seat or address: one log line per interval",
+    )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
     log_format: Literal["json", "text"] = "text"
     test_hooks: bool = Field(
@@ -77,6 +160,29 @@ class Settings(BaseSettings):
             raise ValueError("must start with redis://, rediss:// or unix://")
         return value
 
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            if entry != "*":
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(f"{entry!r} is not an IP address, a CIDR or '*'") from None
+        return value
+
+    @field_validator("http_limits", mode="before")
+    @classmethod
+    def _lower_limits(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: Any) -> Any:
@@ -105,6 +211,12 @@ class Settings(BaseSettings):
                 "CRISP_WORKERS > 1 needs CRISP_REDIS_URL: the in-memory store is per process"
             )
         return self
+
+    @property
+    def effective_http_limits(self) -> bool:
+        """Whether the per-client HTTP limits apply: `http_limits=off` is a test hook,
+        honoured only with test hooks on (protocol.md v1.1, "Test hooks")."""
+        return not (self.test_hooks and self.http_limits == "off")
 
     @property
     def effective_time_scale(self) -> float:

@@ -17,33 +17,36 @@ could end a peek phase early (R16.2) for a restart alone.
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
 import time
 from typing import Any
 
 from pydantic import ValidationError
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from crisp.engine import ErrorCode
 from crisp.store import StoreUnavailable
 
+from .clients import client_of
 from .codes import normalize_code
 from .connection import Connection
 from .context import ServerContext
 from .errors import (
     SOCKET_INTERNAL,
+    RateLimited,
     RoomBusy,
     RoomNotFound,
     SeatGone,
     describe_validation,
+    error_body,
     failure_of,
 )
 from .logs import fields
-from .messages import Hello, parse_client
+from .messages import Hello, Lock, loads_bounded, parse_client
 from .origin import origin_allowed
 from .protocol import CloseCode, EndReason, Refusal, ServerErrorCode
-from .ratelimit import RateLimiter
 
 log = logging.getLogger("crisp.server.ws")
 
@@ -53,8 +56,18 @@ HARD_MAX_BYTES = 65536  # frames above this are closed with 1009 (uvicorn ws_max
 async def websocket_endpoint(ws: WebSocket, code: str) -> None:
     """Serve one client socket for the room whose code is in the path."""
     ctx: ServerContext = ws.app.state.ctx
-    room_code = normalize_code(code)
-    player_id = await _hello(ws, ctx, room_code)
+    client = client_of(ws.scope)
+    if not ctx.sockets.open(client):
+        await _refuse_handshake(ws, ctx, client)
+        return
+    try:
+        await _seat(ws, ctx, client, normalize_code(code))
+    finally:
+        ctx.sockets.close(client)
+
+
+async def _seat(ws: WebSocket, ctx: ServerContext, client: str, room_code: str | None) -> None:
+    player_id = await _hello(ws, ctx, client, room_code)
     if room_code is None or player_id is None:
         return
     conn = Connection(ws, room_code, player_id, ctx.hooks)
@@ -62,7 +75,7 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
     try:
         if await _take_seat(conn, ctx):
             try:
-                await _serve(conn, ctx)
+                await _serve(conn, ctx, client)
             except Exception:
                 log.exception("room %s: socket of %s failed", room_code, player_id)
                 conn.close(CloseCode.INTERNAL, "internal error", EndReason.INTERNAL)
@@ -70,49 +83,93 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
         await _end(conn, ctx)
 
 
+async def _refuse_handshake(ws: WebSocket, ctx: ServerContext, client: str) -> None:
+    """A client over its cap of websockets: HTTP 429 instead of the upgrade."""
+    _refuse(ctx, None, Refusal.TOO_MANY_SOCKETS, client)
+    ctx.hooks.limited("connections")
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        body = error_body(ServerErrorCode.RATE_LIMITED, "too many connections from this address")
+        await ws.send_denial_response(
+            JSONResponse(body, status_code=429, headers={"Retry-After": "10"})
+        )
+    else:
+        await ws.close(CloseCode.POLICY)
+
+
 # ---- hello ----
 
 
-def _refuse(ctx: ServerContext, room_code: str | None, reason: Refusal) -> None:
+def _refuse(
+    ctx: ServerContext, room_code: str | None, reason: Refusal, client: str
+) -> None:
+    """Count a refused socket; log it unless this client had this refusal logged
+    within the log interval (then the throttle counts it)."""
     ctx.hooks.ws_refused(reason)
+    left_out = ctx.client_errors.allow((client, "refused", reason))
+    if left_out is None:
+        ctx.hooks.log_suppressed("ws_refused", 1)
+        return
     log.info(
-        "room %s: websocket refused (%s)", room_code or "-", reason,
-        extra=fields(room_code, "ws_refused", reason=reason),
+        "room %s: websocket refused (%s)%s", room_code or "-", reason, _more(left_out),
+        extra=fields(room_code, "ws_refused", reason=reason, client=client,
+                     repeated=left_out or None),
     )
 
 
-async def _hello(ws: WebSocket, ctx: ServerContext, room_code: str | None) -> str | None:
+def _more(left_out: int) -> str:
+    return f" ({left_out} more like it left out of the log)" if left_out else ""
+
+
+async def _hello(
+    ws: WebSocket, ctx: ServerContext, client: str, room_code: str | None
+) -> str | None:
     """Check the Origin, accept, and authenticate the hello: the player id, or None
-    (the socket was refused and closed, or went away)."""
+    (the socket was refused and closed, or went away).
+
+    A hello that names no seat spends one of the client's look-ups (limits.py), and
+    a seat's hellos have their own budget: either spent closes with 4429."""
     settings = ctx.settings
     if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
                           settings.allowed_origins):
-        _refuse(ctx, room_code, Refusal.ORIGIN)
+        _refuse(ctx, room_code, Refusal.ORIGIN, client)
         await ws.close(CloseCode.POLICY)  # before accept: the handshake is refused with 403
         return None
     await ws.accept()
-    token = await _receive_hello(ws, ctx, room_code)
+    token = await _receive_hello(ws, ctx, client, room_code)
     if token is None:
         return None
+    player_id: str | None = None
     try:
-        player_id = await ctx.rooms.authenticate(room_code, token) if room_code else None
+        async with ctx.limits.lookup(client):
+            player_id = await ctx.rooms.authenticate(room_code, token) if room_code else None
+            if player_id is None:
+                raise RoomNotFound(room_code)  # keeps the look-up spent
+        assert room_code is not None
+        await ctx.limits.hello(room_code, player_id)
+    except RoomNotFound:
+        _refuse(ctx, room_code, Refusal.BAD_HELLO, client)
+        await ws.close(CloseCode.BAD_HELLO, "unknown room or token")
+        return None
+    except RateLimited as exc:
+        _refuse(ctx, room_code, Refusal.RATE_LIMITED, client)
+        await ws.close(CloseCode.RATE, f"too many attempts; retry in {exc.retry_after} s")
+        return None
     except StoreUnavailable:
-        _refuse(ctx, room_code, Refusal.STORE_UNAVAILABLE)
+        _refuse(ctx, room_code, Refusal.STORE_UNAVAILABLE, client)
         await ws.close(CloseCode.TRY_LATER, "store unavailable")
         return None
-    if player_id is None:
-        _refuse(ctx, room_code, Refusal.BAD_HELLO)
-        await ws.close(CloseCode.BAD_HELLO, "unknown room or token")
     return player_id
 
 
-async def _receive_hello(ws: WebSocket, ctx: ServerContext, room_code: str | None) -> str | None:
+async def _receive_hello(
+    ws: WebSocket, ctx: ServerContext, client: str, room_code: str | None
+) -> str | None:
     """The hello token, or None (the socket was closed with 4401 or went away)."""
     try:
         async with asyncio.timeout(ctx.settings.hello_timeout_s):
             msg = await ws.receive()
     except TimeoutError:
-        _refuse(ctx, room_code, Refusal.HELLO_TIMEOUT)
+        _refuse(ctx, room_code, Refusal.HELLO_TIMEOUT, client)
         await ws.close(CloseCode.BAD_HELLO, "no hello in time")
         return None
     if msg["type"] == "websocket.disconnect":
@@ -125,13 +182,13 @@ async def _receive_hello(ws: WebSocket, ctx: ServerContext, room_code: str | Non
     token: str | None = None
     if isinstance(text, str) and len(text) <= ctx.settings.max_message_bytes:
         try:
-            parsed = parse_client(json.loads(text))
+            parsed = parse_client(loads_bounded(text))
             if isinstance(parsed, Hello):
                 token = parsed.token
         except (ValueError, ValidationError):
             token = None
     if token is None:
-        _refuse(ctx, room_code, Refusal.BAD_HELLO)
+        _refuse(ctx, room_code, Refusal.BAD_HELLO, client)
         await ws.close(CloseCode.BAD_HELLO, "expected hello")
     return token
 
@@ -151,7 +208,7 @@ async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
         conn.close(CloseCode.TRY_LATER, "try again later", EndReason.STORE_UNAVAILABLE)
         return False
     conn.n = number
-    conn.snapshot(doc.state)
+    conn.snapshot(doc.state, doc.locked)
     ctx.hub.check_replaced(conn)
     ctx.hooks.ws_opened(conn.room_code, conn.player_id)
     log.info(
@@ -164,10 +221,11 @@ async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
 # ---- serving ----
 
 
-async def _serve(conn: Connection, ctx: ServerContext) -> None:
-    """Read client messages until the socket closes."""
+async def _serve(conn: Connection, ctx: ServerContext, client: str) -> None:
+    """Read client messages until the socket closes. The rate limits are the seat's
+    and the client address's (`ctx.sockets`), not this socket's: reconnecting does
+    not refill them."""
     settings = ctx.settings
-    limiter = RateLimiter(settings.rate_per_s, settings.rate_burst, settings.rate_strikes)
     while not conn.closing:
         msg = await conn.ws.receive()
         received = time.perf_counter()
@@ -182,10 +240,13 @@ async def _serve(conn: Connection, ctx: ServerContext) -> None:
         if size > HARD_MAX_BYTES:
             conn.close(CloseCode.TOO_BIG, "message too big", EndReason.TOO_BIG)
             return
-        verdict = limiter.check()
+        verdict = ctx.sockets.check(conn.room_code, conn.player_id, client)
         if verdict == "close":
             ctx.hooks.error_sent(ServerErrorCode.RATE_LIMITED)
+            ctx.hooks.limited("messages")
             conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
+            with contextlib.suppress(StoreUnavailable):
+                await ctx.limits.flooded(conn.room_code, conn.player_id)
             return
         if verdict == "limited":
             _error(conn, ctx, ServerErrorCode.RATE_LIMITED, "slow down: too many messages")
@@ -210,13 +271,18 @@ def _error(
     rule: str | None = None,
 ) -> None:
     ctx.hooks.error_sent(error_code)
+    conn.send_error(error_code, message, ref, rule)
+    left_out = ctx.client_errors.allow((conn.room_code, conn.player_id, str(error_code)))
+    if left_out is None:  # this seat had this error logged within the interval
+        ctx.hooks.log_suppressed("error", 1)
+        return
     # Never the message's text or `ref`: both may echo what the client sent.
     log.warning(
-        "room %s: error %s sent to %s%s", conn.room_code, error_code, conn.player_id,
-        f" ({rule})" if rule else "",
-        extra=fields(conn.room_code, "error", player=conn.player_id, code=error_code, rule=rule),
+        "room %s: error %s sent to %s%s%s", conn.room_code, error_code, conn.player_id,
+        f" ({rule})" if rule else "", _more(left_out),
+        extra=fields(conn.room_code, "error", player=conn.player_id, code=error_code, rule=rule,
+                     repeated=left_out or None),
     )
-    conn.send_error(error_code, message, ref, rule)
 
 
 def _ref_of(data: Any) -> str | None:
@@ -230,9 +296,10 @@ def _ref_of(data: Any) -> str | None:
 async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received: float) -> None:
     """Parse one client message (the protocol models) and apply its action."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        _error(conn, ctx, ErrorCode.BAD_MESSAGE, "not JSON")
+        data = loads_bounded(text)
+    except ValueError as exc:
+        what = "nested too deeply" if "nested" in str(exc) else "not JSON"
+        _error(conn, ctx, ErrorCode.BAD_MESSAGE, what)
         return
     ref = _ref_of(data)
     try:
@@ -248,7 +315,10 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
     started = time.perf_counter()
     error: str | None = None
     try:
-        version = await ctx.rooms.act(conn.room_code, conn.player_id, msg.to_action())
+        if isinstance(msg, Lock):
+            version = await ctx.rooms.set_locked(conn.room_code, conn.player_id, msg.locked)
+        else:
+            version = await ctx.rooms.act(conn.room_code, conn.player_id, msg.to_action())
         if version is not None:
             conn.action_saved(kind, received, version)
     except Exception as exc:

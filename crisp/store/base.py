@@ -11,6 +11,7 @@ Handler = Callable[[str], Awaitable[None]]
 Unsubscribe = Callable[[], Awaitable[None]]
 
 DEFAULT_IDLE_TTL_S = 6 * 3600
+MAX_DEBT_S = 24 * 3600  # the most a forced `spend` can push a budget into debt
 
 
 class StoreError(Exception):
@@ -143,6 +144,38 @@ class Store(ABC):
     @abstractmethod
     async def exists(self, code: str) -> bool:
         """True if a live room has this code."""
+
+    @abstractmethod
+    async def spend(
+        self, key: str, cost: float = 1.0, *, per_s: float, burst: float, force: bool = False
+    ) -> float:
+        """Spend `cost` units of the budget `key`, atomically: a bucket that holds
+        `burst` units and refills at `per_s` units per second (a leaky bucket kept as
+        its "theoretical arrival time", GCRA). Returns 0.0 when the units were spent,
+        else the seconds until they could be (and nothing is spent).
+
+        `force` spends even beyond the bucket (the debt then delays later spending,
+        at most `MAX_DEBT_S`), and returns 0.0. A negative `cost` gives units back
+        (never more than a full bucket). Budgets are shared by every process on the
+        same backend and forgotten once full again; keys are the caller's (e.g.
+        `"lookup:203.0.113.7"`)."""
+
+
+def spend_at(
+    tat_ms: float, now_ms: float, cost: float, per_s: float, burst: float, force: bool
+) -> tuple[float | None, float]:
+    """The arithmetic of `Store.spend` (GCRA), for a backend that keeps a budget's
+    theoretical arrival time `tat_ms` itself: (the new tat, or None to leave it as
+    it is; the seconds to wait, 0.0 when spent). A tat at or before `now_ms` means
+    a full bucket."""
+    interval = 1000.0 / per_s
+    capacity = burst * interval
+    new = max(tat_ms, now_ms) + cost * interval
+    new = max(new, now_ms)
+    debt = new - now_ms
+    if debt > capacity and not force:
+        return None, (debt - capacity) / 1000.0
+    return min(new, now_ms + max(capacity, MAX_DEBT_S * 1000.0)), 0.0
 
 
 def create_store(url: str | None, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S) -> Store:

@@ -13,8 +13,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crisp.store.base import DEFAULT_IDLE_TTL_S, Handler, Lease, Store, Unsubscribe, Versioned
+from crisp.store.base import (
+    DEFAULT_IDLE_TTL_S,
+    Handler,
+    Lease,
+    Store,
+    Unsubscribe,
+    Versioned,
+    spend_at,
+)
 from crisp.store.fanout import Fanout
+
+BUDGET_SWEEP_AT = 100_000  # budgets kept before full ones are dropped early
 
 
 @dataclass
@@ -34,6 +44,8 @@ class MemoryStore(Store):
         self._heap: list[tuple[int, str]] = []  # (deadline, code); stale entries skipped
         self._leases: dict[Lease, int] = {}
         self._lease_heap: list[tuple[int, Lease]] = []  # (until, lease); stale entries skipped
+        self._budgets: dict[str, float] = {}  # key -> theoretical arrival time (monotonic ms)
+        self._budget_sweep_at = BUDGET_SWEEP_AT
         self._fanout = Fanout()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -64,6 +76,14 @@ class MemoryStore(Store):
         now = time.monotonic()
         for code in [c for c, r in self._rooms.items() if r.expires_at <= now]:
             self._drop(code)
+        self._sweep_budgets(now * 1000.0)
+
+    def _sweep_budgets(self, now_ms: float) -> None:
+        """Drop the budgets that are full again (amortised: the next early sweep waits
+        until the table has doubled)."""
+        for key in [k for k, tat in self._budgets.items() if tat <= now_ms]:
+            del self._budgets[key]
+        self._budget_sweep_at = max(BUDGET_SWEEP_AT, 2 * len(self._budgets))
 
     # -- rooms -------------------------------------------------------------------
 
@@ -118,6 +138,22 @@ class MemoryStore(Store):
     async def room_count(self) -> int:
         self._sweep()
         return len(self._rooms)
+
+    # -- budgets -----------------------------------------------------------------
+
+    async def spend(
+        self, key: str, cost: float = 1.0, *, per_s: float, burst: float, force: bool = False
+    ) -> float:
+        now = time.monotonic() * 1000.0
+        new, wait = spend_at(self._budgets.get(key, now), now, cost, per_s, burst, force)
+        if new is not None:
+            if new <= now:
+                self._budgets.pop(key, None)
+            else:
+                self._budgets[key] = new
+                if len(self._budgets) > self._budget_sweep_at:  # many clients
+                    self._sweep_budgets(now)
+        return wait
 
     # -- pub/sub -----------------------------------------------------------------
 

@@ -5,6 +5,7 @@ Keys (prefix "crisp:" by default):
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
   {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
   {prefix}leases        zset "code seat conn" -> lease end ms (presence, R17.3)
+  {prefix}budget:{key}  string: a budget's theoretical arrival time (ms, Redis clock), PX = its debt
   channel {prefix}room:{code}   room messages
 Every write is one Lua script (one round trip, atomic). This module keeps the
 documents and the schedule; subscriptions and their read loop are in
@@ -24,6 +25,7 @@ from redis.backoff import NoBackoff
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
+    MAX_DEBT_S,
     Handler,
     Lease,
     Store,
@@ -130,6 +132,29 @@ def _member(lease: Lease) -> str:
 def _lease(member: str) -> Lease:
     code, seat, conn = member.split(" ")
     return Lease(code, seat, conn)
+# KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms.
+# The same arithmetic as base.spend_at, on the Redis clock (shared by every process).
+# Returns the wait in ms as a string ('0': spent): Redis truncates Lua numbers.
+_SPEND = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local new = tat + tonumber(ARGV[3]) * tonumber(ARGV[1])
+if new < now then new = now end
+local capacity = tonumber(ARGV[2])
+if new - now > capacity and ARGV[4] ~= '1' then
+  return tostring(new - now - capacity)
+end
+local most = math.max(capacity, tonumber(ARGV[5]))
+if new - now > most then new = now + most end
+if new - now < 1 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], string.format('%.3f', new), 'PX', math.ceil(new - now))
+end
+return '0'
+"""
 
 
 def _opt_int(value: int | None) -> str | int:
@@ -156,6 +181,7 @@ class RedisStore(Store):
         self._deadlines_key = prefix + "deadlines"
         self._rooms_key = prefix + "rooms"
         self._leases_key = prefix + "leases"
+        self._budget_prefix = prefix + "budget:"
         self._op_timeout = op_timeout_s
         # No automatic retries: re-running a CAS, create or publish after a dropped
         # reply could apply it twice. Errors surface as StoreUnavailable instead.
@@ -178,6 +204,7 @@ class RedisStore(Store):
         self._claim = self._r.register_script(_CLAIM)
         self._count = self._r.register_script(_COUNT)
         self._renew_leases = self._r.register_script(_RENEW_LEASES)
+        self._spend = self._r.register_script(_SPEND)
         # Pub/sub reads block, so that client has no socket timeout; liveness comes
         # from the reader's own pings.
         self._pubsub = RedisPubSub(
@@ -266,6 +293,20 @@ class RedisStore(Store):
     async def room_count(self) -> int:
         async with self._guard():
             return int(await self._count(keys=[self._rooms_key]))
+
+    # -- budgets -----------------------------------------------------------------
+
+    async def spend(
+        self, key: str, cost: float = 1.0, *, per_s: float, burst: float, force: bool = False
+    ) -> float:
+        interval = 1000.0 / per_s
+        args: list[str | float] = [
+            repr(interval), repr(burst * interval), repr(float(cost)), "1" if force else "0",
+            MAX_DEBT_S * 1000,
+        ]
+        async with self._guard():
+            wait_ms = await self._spend(keys=[self._budget_prefix + key], args=args)
+        return float(wait_ms) / 1000.0
 
     # -- deadlines ---------------------------------------------------------------
 

@@ -64,7 +64,9 @@ def no_ready_in_first_peek(p: Player, v: dict[str, Any], now: int) -> dict[str, 
 
 @pytest.fixture
 def server(redis_url: str) -> Iterator[ThreadServer]:
-    s = ThreadServer(Settings(test_hooks=True, time_scale=0.05, redis_url=redis_url)).start()
+    s = ThreadServer(
+        Settings(test_hooks=True, time_scale=0.05, redis_url=redis_url, http_limits="off")
+    ).start()
     yield s
     s.stop()
 

@@ -2,6 +2,8 @@
 
     store_url     None (memory) or the test Redis: each test using it runs on both stores
     make_server   factory: a live uvicorn server in a thread on `store_url`, Settings overrides
+                  (test hooks on, CRISP_HTTP_LIMITS=off and no per-client message rate
+                  unless given)
     server        make_server() with test hooks and a fast clock (time_scale FAST)
     spawn_server  factory like make_server but not parametrized (pass redis_url yourself)
 """
@@ -29,7 +31,13 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
     servers: list[ThreadServer] = []
 
     def make(**overrides: Any) -> ThreadServer:
-        values: dict[str, Any] = {"test_hooks": True, "time_scale": FAST}
+        # Many rooms and seats from one address: the per-client HTTP limits are off (a
+        # test hook, protocol.md v1.1) and the per-client message rate is out of reach;
+        # the tests of those limits (tests/edge/) set them.
+        values: dict[str, Any] = {
+            "test_hooks": True, "time_scale": FAST, "http_limits": "off",
+            "client_rate_per_s": 100_000,
+        }
         values.update(overrides)
         server = ThreadServer(Settings(**values)).start()
         servers.append(server)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from crisp.bench.procs import start_redis
-from crisp.server.codes import ALPHABET
+from crisp.server.codes import ALPHABET, CODE_LEN
 from tests.support.decks import deck
 from tests.support.player import Player
 from tests.support.rooms import create_room, join_room, start_game
@@ -33,7 +33,7 @@ async def test_create_room_gives_code_player_and_token(server: ThreadServer) -> 
         assert r.headers["cache-control"] == "no-store"
         body = r.json()
         assert set(body) == {"code", "player_id", "token"}
-        assert len(body["code"]) == 4 and set(body["code"]) <= set(ALPHABET)
+        assert len(body["code"]) == CODE_LEN and set(body["code"]) <= set(ALPHABET)
         assert body["player_id"] == "p1"
         assert len(body["token"]) >= 22  # >= 128 bits, urlsafe base64
         room = (await c.get(f"/api/rooms/{body['code']}")).json()
@@ -42,6 +42,7 @@ async def test_create_room_gives_code_player_and_token(server: ThreadServer) -> 
         "status": "lobby",
         "options": {"limit": 100, "draw_seconds": None, "discard_draw": False},
         "players": [{"id": "p1", "name": "Ana", "connected": False, "is_host": True}],
+        "locked": False,
     }
 
 

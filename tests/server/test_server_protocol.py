@@ -21,7 +21,10 @@ from crisp.server.errors import (
     FAILURES,
     HTTP_INTERNAL,
     ApiError,
+    NameTaken,
+    RateLimited,
     RoomBusy,
+    RoomLocked,
     RoomNotFound,
     SeatGone,
     failure_of,
@@ -147,7 +150,7 @@ def test_the_models_describe_every_view_and_event_of_random_games() -> None:
     def check(state: State, events: list[Event], now: int) -> None:
         for player in state.players:
             redacted = [e for e in (engine.redact(ev, player.id) for ev in events) if e]
-            view = {**engine.view_for(state, player.id, now), "code": "K7QX"}
+            view = {**engine.view_for(state, player.id, now), "code": "K7QX", "locked": False}
             SERVER_ADAPTER.validate_python(
                 {"type": "update", "seq": 2, "now": now, "view": view, "events": redacted}
             )
@@ -199,7 +202,16 @@ def test_failures_of_the_table() -> None:
         assert found.close is None  # the socket stays open
     assert failure_of(ValueError("?")) is None  # unexpected: answered `internal`
     assert HTTP_INTERNAL.http_status == 500
-    assert set(FAILURES) == {RoomNotFound, SeatGone, RoomBusy, StoreUnavailable}
+    for exc, code, status in (
+        (RoomLocked("K7QX"), "room_locked", 409),
+        (NameTaken("Ana"), "name_taken", 409),
+        (RateLimited("lookups", 2.5), "rate_limited", 429),
+    ):
+        found = failure_of(exc)
+        assert found is not None and (found.error_code, found.http_status) == (code, status)
+    assert set(FAILURES) == {
+        RoomNotFound, SeatGone, RoomBusy, StoreUnavailable, RoomLocked, NameTaken, RateLimited,
+    }
 
 
 def test_engine_refusals_keep_their_code_and_rule() -> None:
@@ -241,6 +253,7 @@ def test_the_summary_is_its_own_projection() -> None:
             {"id": "p1", "name": "Ana", "connected": False, "is_host": True},
             {"id": "p2", "name": "Ben", "connected": False, "is_host": False},
         ],
+        "locked": False,
     }
 
 

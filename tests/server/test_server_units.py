@@ -17,6 +17,8 @@ from crisp.engine import actions as engine_actions
 from crisp.server import rooms as rooms_module
 from crisp.server.codes import (
     ALPHABET,
+    CODE_LEN,
+    display_code,
     hash_token,
     new_code,
     new_token,
@@ -150,13 +152,19 @@ def test_origin_allowed(origin: str | None, host: str | None, allowed: list[str]
 
 
 def test_room_codes() -> None:
-    for length in (4, 5, 6):
-        code = new_code(length)
-        assert len(code) == length and set(code) <= set(ALPHABET)
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200
+    assert all(len(c) == CODE_LEN and set(c) <= set(ALPHABET) for c in codes)
     assert not set("0O1IL") & set(ALPHABET)
-    assert normalize_code(" k7qx ") == "K7QX"
-    for bad in ("K7Q", "K7QXK7Q", "K0QX", "KOQX", "K1QX", "KIQX", "KLQX", "K-QX", ""):
-        assert normalize_code(bad) is None
+    assert normalize_code(" k7qx ") == "K7QX"  # rooms of older servers: 4-6 characters
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in "k7qxm3rt")
+    for typed in ("k7qx-m3rt", " K7QX M3RT ", "K7QX\u2013M3RT", full_width, "k7.qx_m3.rt"):
+        assert normalize_code(typed) == "K7QXM3RT", typed
+    assert normalize_code("K\u0667QXM3RT") == "K7QXM3RT"  # an Arabic-Indic seven
+    assert display_code("K7QXM3RT") == "K7QX-M3RT" and display_code("K7QX") == "K7QX"
+    for bad in ("K7Q", "K7QXK7Q", "K7QXM3RTX", "K0QX", "KOQX", "K1QX", "KIQX", "KLQX", "K-QX",
+                "", "K7QX/M3RT", "-" * 100, "K7QXM3RT" * 10):
+        assert normalize_code(bad) is None, bad
 
 
 def test_tokens_hashes_and_seats() -> None:
@@ -260,13 +268,14 @@ async def test_concurrent_joins_and_actions_survive_cas_conflicts(store: Store) 
     assert doc is not None and doc.state.version == before + len(limits)
 
 
-async def test_room_codes_grow_after_collisions(
+async def test_room_codes_retry_after_collisions(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(rooms_module, "new_code", lambda n=4: {4: "AAAA", 5: "BBBBB"}[n])
+    codes = iter(["AAAAAAAA", "AAAAAAAA", "AAAAAAAA", "BBBBBBBB"])
+    monkeypatch.setattr(rooms_module, "new_code", lambda: next(codes))
     rooms = Rooms(store)
-    assert (await rooms.create("A")).room_code == "AAAA"
-    assert (await rooms.create("B")).room_code == "BBBBB"
+    assert (await rooms.create("A")).room_code == "AAAAAAAA"
+    assert (await rooms.create("B")).room_code == "BBBBBBBB"
 
 
 async def test_published_messages_carry_state_events_and_connections(store: Store) -> None:

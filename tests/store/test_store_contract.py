@@ -422,6 +422,61 @@ async def test_idle_rooms_expire_and_leave_nothing(backend: Backend) -> None:
     assert await store.create("IDLE", "new")  # the code is free again
 
 
+# -- budgets (rate limits shared by every process) -----------------------------------
+
+
+async def test_spend_allows_the_burst_then_says_how_long_to_wait(store: Store) -> None:
+    for _ in range(5):
+        assert await store.spend("lookup:a", per_s=1.0, burst=5) == 0.0
+    wait = await store.spend("lookup:a", per_s=1.0, burst=5)
+    assert 0.8 < wait <= 1.0  # one unit refills in 1 s
+    assert await store.spend("lookup:b", per_s=1.0, burst=5) == 0.0  # keys are separate
+
+
+async def test_a_refused_spend_spends_nothing(store: Store) -> None:
+    for _ in range(3):
+        assert await store.spend("k", per_s=2.0, burst=3) == 0.0
+    waits = [await store.spend("k", per_s=2.0, burst=3) for _ in range(20)]
+    assert all(0 < w <= 0.5 for w in waits)  # hammering does not push the wait further
+    await asyncio.sleep(0.55)
+    assert await store.spend("k", per_s=2.0, burst=3) == 0.0
+    assert await store.spend("k", per_s=2.0, burst=3) > 0
+
+
+async def test_spend_refills_at_the_rate(store: Store) -> None:
+    assert await store.spend("k", 4, per_s=20.0, burst=4) == 0.0
+    assert await store.spend("k", per_s=20.0, burst=4) > 0
+    await asyncio.sleep(0.16)  # 3 units back at 20/s
+    for _ in range(3):
+        assert await store.spend("k", per_s=20.0, burst=4) == 0.0
+    assert await store.spend("k", per_s=20.0, burst=4) > 0
+
+
+async def test_a_negative_cost_gives_units_back_up_to_a_full_bucket(store: Store) -> None:
+    assert await store.spend("k", 2, per_s=0.1, burst=2) == 0.0
+    assert await store.spend("k", per_s=0.1, burst=2) > 0
+    assert await store.spend("k", -1, per_s=0.1, burst=2) == 0.0  # a refund
+    assert await store.spend("k", per_s=0.1, burst=2) == 0.0
+    assert await store.spend("k", -10, per_s=0.1, burst=2) == 0.0
+    assert await store.spend("k", 2, per_s=0.1, burst=2) == 0.0  # never more than the burst
+    assert await store.spend("k", per_s=0.1, burst=2) > 0
+
+
+async def test_forced_spending_goes_into_debt(store: Store) -> None:
+    assert await store.spend("seat", 3, per_s=1.0, burst=2, force=True) == 0.0
+    wait = await store.spend("seat", per_s=1.0, burst=2)
+    assert 1.8 < wait <= 2.0  # 3 units of debt in a bucket of 2: 2 s before one more
+
+
+async def test_budgets_are_shared_between_instances(backend: Backend) -> None:
+    a = await backend.new()
+    b = await backend.peer(a)
+    spent = await asyncio.gather(
+        *((a if i % 2 else b).spend("join:x", per_s=0.01, burst=7) for i in range(30))
+    )
+    assert sum(1 for w in spent if w == 0.0) == 7  # atomic: exactly the burst, over both
+
+
 # -- backend health --------------------------------------------------------------------
 
 

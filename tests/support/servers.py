@@ -19,8 +19,8 @@ import uvicorn
 
 from crisp.bench.procs import CrispServer, free_port, start_crisp
 from crisp.server.app import create_app
+from crisp.server.main import uvicorn_options
 from crisp.server.settings import Settings
-from crisp.server.ws import HARD_MAX_BYTES
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,9 +49,9 @@ class ThreadServer(LiveServer):
             self.app,
             host="127.0.0.1",
             port=0,
-            ws_max_size=HARD_MAX_BYTES,
             log_level="warning",
             lifespan="on",
+            **uvicorn_options(),  # as `crisp serve` runs: the guarded protocols (transport.py)
         )
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()

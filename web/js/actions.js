@@ -94,7 +94,7 @@ export const act = {
   },
   join: () => {
     const code = api.normalizeCode(typedCode());
-    if (code.length < 4 || code.length > 6) {
+    if (!api.isCodeLength(code.length)) {
       toast(errorMessage(ClientError.BAD_CODE));
       return;
     }
@@ -108,7 +108,9 @@ export const act = {
     clearTimeout(lookUpTimer);
     const code = api.normalizeCode(typedCode());
     setState({ homeInfo: null, homeError: null });
-    if (code.length >= 4 && code.length <= 6) lookUpTimer = setTimeout(() => lookUp(code), LOOKUP_DELAY_MS);
+    // Only a whole code is looked up: the server counts look-ups of codes that do
+    // not exist, and every prefix typed would be one.
+    if (code.length === api.CODE_LENGTH) lookUpTimer = setTimeout(() => lookUp(code), LOOKUP_DELAY_MS);
   },
   rejoin: (code) => {
     history.pushState(null, '', `/r/${code}`);
@@ -118,7 +120,7 @@ export const act = {
   share: async (link) => {
     if (typeof navigator.share === 'function') {
       try {
-        await navigator.share({ title: 'Crisp', text: t('lobby.shareText', { code: view().code }), url: link });
+        await navigator.share({ title: 'Crisp', text: t('lobby.shareText', { code: api.formatCode(view().code) }), url: link });
         return;
       } catch (e) {
         if (e && e.name === 'AbortError') return;
@@ -133,6 +135,7 @@ export const act = {
     send({ type: 'options', ...o });
   },
   kick: (player) => send({ type: 'kick', player }),
+  lock: (locked) => send({ type: 'lock', locked }),
   start: () => send({ type: 'start' }),
   ready: () => {
     if (send({ type: 'ready' }, false)) {

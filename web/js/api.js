@@ -34,9 +34,32 @@ async function call(method, path, body) {
   return data;
 }
 
-/** Room codes are case-insensitive; spaces and dashes people type are dropped. */
+/** Room codes are case-insensitive; spaces, dashes and the like are dropped, and
+ * full-width or Arabic-Indic characters become their plain forms (as the server
+ * does, docs/protocol-additions.md "Room codes"). */
 export function normalizeCode(code) {
-  return String(code || '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return String(code || '')
+    .normalize('NFKC')
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
+}
+
+/** New rooms have 8-character codes; rooms of older servers 4 to 6. */
+export const CODE_LENGTH = 8;
+export const isCodeLength = (n) => n === CODE_LENGTH || (n >= 4 && n <= 6);
+
+/** A code as people read it: groups of four (`K7QX-M3RT`). */
+export function formatCode(code) {
+  const c = String(code || '');
+  return c.length === CODE_LENGTH ? `${c.slice(0, 4)}-${c.slice(4)}` : c;
+}
+
+/** The groups of a code, for showing them apart without a character between. */
+export function codeGroups(code) {
+  const c = String(code || '');
+  return c.length === CODE_LENGTH ? [c.slice(0, 4), c.slice(4)] : [c];
 }
 
 export const createRoom = (name) => call('POST', '/api/rooms', { name });

@@ -59,6 +59,9 @@ export const ErrorCode = Object.freeze({
   NOT_FOUND: 'not_found',
   METHOD_NOT_ALLOWED: 'method_not_allowed',
   BAD_NAME: 'bad_name',
+  NAME_TAKEN: 'name_taken', // 409: someone in the room has that name
+  ROOM_LOCKED: 'room_locked', // 409: the host locked the room
+  REQUEST_TIMEOUT: 'request_timeout', // 408: the request body came too slowly
   BAD_REQUEST: 'bad_request',
   TEST_HOOKS_OFF: 'test_hooks_off',
   BAD_DECK: 'bad_deck',

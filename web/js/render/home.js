@@ -5,6 +5,7 @@
 import { h } from '../dom.js';
 import { t, text, listOf } from '../i18n.js';
 import { Status } from '../protocol.js';
+import { formatCode } from '../api.js';
 
 /** The name input, or null when the home form is not on screen. */
 export const nameField = () => document.querySelector('[data-testid="name-input"]');
@@ -21,16 +22,20 @@ export function home(ctx) {
   let infoLine = null;
   if (S.homeError) infoLine = h('p', { class: 'note warn', role: 'alert' }, text(S.homeError));
   else if (info) {
-    infoLine = h('p', { class: 'note' }, info.status === Status.LOBBY
-      ? t('home.roomInfo', { code: info.code, count: info.players.length, names: listOf(info.players.map((p) => p.name)) })
-      : t('home.started', { code: info.code }));
+    const code = formatCode(info.code);
+    let line = t('home.started', { code });
+    if (info.status === Status.LOBBY) {
+      line = info.locked ? t('home.locked', { code })
+        : t('home.roomInfo', { code, count: info.players.length, names: listOf(info.players.map((p) => p.name)) });
+    }
+    infoLine = h('p', { class: 'note' }, line);
   }
   return h('div', { class: 'home' },
     h('section', { class: 'hero' },
       h('h1', null, 'Crisp'),
       h('p', { class: 'tagline' }, t('app.tagline'))),
     S.lastRoom && S.lastRoom !== S.homeCode
-      ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: S.lastRoom }))
+      ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: formatCode(S.lastRoom) }))
       : null,
     homeForm(ctx, infoLine));
 }
@@ -46,9 +51,9 @@ function homeForm(ctx, infoLine) {
     h('label', { for: 'code' }, t('home.code')),
     h('div', { class: 'row' },
       h('input', {
-        id: 'code', 'data-testid': 'room-code-input', type: 'text', maxlength: 8, class: 'code-input',
+        id: 'code', 'data-testid': 'room-code-input', type: 'text', maxlength: 12, class: 'code-input',
         autocapitalize: 'characters', autocomplete: 'off', spellcheck: 'false', initValue: S.homeCode,
-        placeholder: 'K7QX', dir: 'ltr', enterkeyhint: 'go', oninput: act.codeTyped,
+        placeholder: 'K7QX-M3RT', dir: 'ltr', enterkeyhint: 'go', oninput: act.codeTyped,
       }),
       h('button', { type: 'submit', class: 'btn primary', 'data-testid': 'join-room', disabled: S.busy }, t('home.join'))),
     infoLine,

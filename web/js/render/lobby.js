@@ -1,10 +1,12 @@
 // The lobby: the room code with its link and QR code, the players with their
-// presence (the host can remove them), the options (the host sets them) and Start.
+// presence (the host can remove them), whether the room is locked (a removal
+// locks it; only the host opens it again), the options (the host sets them) and Start.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { playerById } from '../state.js';
 import { qrModule } from '../lazy.js';
+import { codeGroups, formatCode } from '../api.js';
 import { pending, flash, seatTags, nameEl } from './parts.js';
 
 export function lobby(ctx) {
@@ -20,12 +22,14 @@ export function lobby(ctx) {
         // the panel's heading: "Room code" and the code itself, which is what it is about
         h('h2', { class: 'room-heading' },
           h('span', { class: 'label' }, t('lobby.code')),
-          h('span', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' }, v.code)),
+          h('span', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' },
+            codeGroups(v.code).map((g, i) => h('span', { key: i, class: 'code-group' }, g)))),
         h('p', { class: 'link', dir: 'ltr' }, link.replace(/^https?:\/\//, '')),
         h('button', {
           type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
         }, canShare ? t('lobby.share') : t('lobby.copy'))),
-      h('div', { class: 'qr', 'data-testid': 'qr' }, qrCode(link, t('lobby.qr', { code: v.code })))),
+      h('div', { class: 'qr', 'data-testid': 'qr' }, qrCode(link, t('lobby.qr', { code: formatCode(v.code) })))),
+    lockPanel(ctx, isHost),
     h('section', { class: 'panel' },
       h('h2', null, t('lobby.players', { count: v.players.length })),
       h('ul', { class: 'players', 'data-testid': 'player-list' },
@@ -55,6 +59,20 @@ export function lobby(ctx) {
 function qrCode(link, label) {
   const qr = qrModule();
   return qr ? qr.qrSvg(link, label) : null;
+}
+
+/** Locked (docs/protocol-additions.md, "Locked rooms"): no one new may join. A
+ * removal locks the room; the host opens it again, or locks it at any time. */
+function lockPanel(ctx, isHost) {
+  const { S, act } = ctx;
+  const locked = !!S.view.locked;
+  if (!locked && !isHost) return null;
+  return h('section', { class: `panel lock ${locked ? 'locked' : ''}`, 'data-testid': 'lock-panel', 'data-locked': locked ? 'true' : 'false' },
+    locked ? h('p', { class: 'note', role: 'status' }, `🔒 ${t('lobby.locked')}`) : null,
+    isHost ? h('button', {
+      type: 'button', class: 'btn small', 'data-testid': locked ? 'unlock-room' : 'lock-room',
+      disabled: pending(ctx) || S.conn !== 'open', onclick: () => act.lock(!locked),
+    }, locked ? t('lobby.unlock') : t('lobby.lock')) : null);
 }
 
 /** The room's options (R13 discard-pile draws, R14 time per draw, R15 limit): the host sets them in the lobby (R16.1). */
