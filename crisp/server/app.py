@@ -23,7 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .api import router
 from .context import ServerContext, start_context, stop_context
-from .errors import ApiError, BodyTimeout, error_response, install_handlers
+from .errors import error_response, install_handlers
 from .headers import SecurityHeaders
 from .hooks import ServerHooks
 from .metrics import CONTENT_TYPE, PrometheusHooks
@@ -39,9 +39,10 @@ MAX_BODY_BYTES = 16 * 1024
 
 
 class BodyLimit:
-    """Refuse HTTP request bodies over `limit` bytes with 413 `too_large`, and bodies
-    that take longer than `timeout_s` to arrive with 408 `request_timeout` (and
-    `Connection: close`), so a slow upload holds nothing for long."""
+    """Read every HTTP request body before the app sees it: over `limit` bytes is
+    413 `too_large` (declared or chunked), and a body that has not arrived within
+    `timeout_s` of the headers is 408 `request_timeout` with `Connection: close`,
+    so a slow upload holds nothing for long. The app then reads the buffered body."""
 
     def __init__(
         self, app: ASGIApp, limit: int, timeout_s: float = 10.0, hooks: ServerHooks | None = None
@@ -55,32 +56,56 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = (413, ServerErrorCode.TOO_LARGE, "request body too large")
         declared = dict(scope.get("headers") or []).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.limit:
-            await error_response(*too_large)(scope, receive, send)
+            await self._refuse(413, ServerErrorCode.TOO_LARGE, "request body too large",
+                               scope, receive, send)
             return
+        parts: list[bytes] = []
+        first: Message | None = None
         seen = 0
-        deadline: float | None = None
-
-        async def limited() -> Message:
-            nonlocal seen, deadline
-            loop = asyncio.get_running_loop()
-            if deadline is None:
-                deadline = loop.time() + self.timeout_s
-            try:
-                async with asyncio.timeout_at(deadline):
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                while True:
                     message = await receive()
-            except TimeoutError:
-                self.hooks.connection_dropped("body_timeout")
-                raise BodyTimeout() from None
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise ApiError(*too_large)
-            return message
+                    if message["type"] != "http.request":  # the client went away
+                        first = message
+                        break
+                    chunk = message.get("body", b"")
+                    seen += len(chunk)
+                    if seen > self.limit:
+                        await self._refuse(413, ServerErrorCode.TOO_LARGE,
+                                           "request body too large", scope, receive, send)
+                        return
+                    parts.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            self.hooks.connection_dropped("body_timeout")
+            await self._refuse(408, ServerErrorCode.REQUEST_TIMEOUT,
+                               "the request body did not arrive in time", scope, receive, send,
+                               {"Connection": "close"})
+            return
+        if first is None:
+            first = {"type": "http.request", "body": b"".join(parts), "more_body": False}
+        replayed = False
 
-        await self.app(scope, limited, send)
+        async def buffered() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                assert first is not None
+                return first
+            return await receive()
+
+        await self.app(scope, buffered, send)
+
+    async def _refuse(
+        self, status: int, error_code: str, message: str, scope: Scope, receive: Receive,
+        send: Send, headers: dict[str, str] | None = None,
+    ) -> None:
+        self.hooks.http_error(status, error_code)
+        await error_response(status, error_code, message, headers)(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = None) -> FastAPI:

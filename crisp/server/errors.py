@@ -39,15 +39,6 @@ class ApiError(Exception):
         self.message = message
 
 
-class BodyTimeout(ApiError):
-    """A request body that did not arrive in time: 408, and the connection is closed."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            408, ServerErrorCode.REQUEST_TIMEOUT, "the request body did not arrive in time"
-        )
-
-
 class RoomNotFound(Exception):
     """The room does not exist (never created, expired or deleted)."""
 
@@ -201,12 +192,9 @@ def error_response(
 
 
 def failure_headers(exc: BaseException) -> dict[str, str] | None:
-    """Headers an HTTP error answer carries: `Retry-After` for RateLimited,
-    `Connection: close` for a body that came too slowly."""
+    """Headers an HTTP error answer carries: `Retry-After` for RateLimited."""
     if isinstance(exc, RateLimited):
         return {"Retry-After": str(exc.retry_after)}
-    if isinstance(exc, BodyTimeout):
-        return {"Connection": "close"}
     return None
 
 

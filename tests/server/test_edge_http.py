@@ -85,7 +85,9 @@ async def test_joins_have_their_own_budget(make_server: Callable[..., ThreadServ
         assert (await c.post("/api/rooms", json={"name": "Ana"})).status_code == 201
 
 
-async def test_a_refused_budget_recovers_with_time(make_server: Callable[..., ThreadServer]) -> None:
+async def test_a_refused_budget_recovers_with_time(
+    make_server: Callable[..., ThreadServer],
+) -> None:
     server = make_server(http_limits="on", limit_lookups="2/1s")
     async with server.http() as c:
         for _ in range(2):
@@ -104,7 +106,8 @@ async def test_forwarded_for_is_ignored_from_an_untrusted_peer(
         for i in range(5):
             headers = {"X-Forwarded-For": f"198.51.100.{i}"}
             assert (await c.get(f"/api/rooms/{new_code()}", headers=headers)).status_code == 404
-        _limited(await c.get(f"/api/rooms/{new_code()}", headers={"X-Forwarded-For": "203.0.113.9"}))
+        elsewhere = {"X-Forwarded-For": "203.0.113.9"}
+        _limited(await c.get(f"/api/rooms/{new_code()}", headers=elsewhere))
 
 
 async def test_forwarded_for_counts_from_a_trusted_proxy(
