@@ -81,7 +81,14 @@ def log_config(settings: Settings) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
-        "filters": {"chatter": {"()": "crisp.server.logs.DropSocketChatter"}},
+        "filters": {
+            "chatter": {"()": "crisp.server.logs.DropSocketChatter"},
+            # per client address, at most so many access lines per interval (throttle.py)
+            "clients": {
+                "()": "crisp.server.throttle.AccessThrottle",
+                "interval": settings.log_interval_s,
+            },
+        },
         "handlers": {
             "default": {
                 "class": "logging.StreamHandler",
@@ -93,8 +100,11 @@ def log_config(settings: Settings) -> dict[str, Any]:
         "loggers": {
             "crisp": {"handlers": ["default"], "level": level, "propagate": False},
             "uvicorn": {"handlers": ["default"], "level": server_level, "propagate": False},
-            "uvicorn.error": {"level": server_level},
-            "uvicorn.access": {"handlers": ["default"], "level": server_level, "propagate": False},
+            "uvicorn.error": {"level": server_level, "filters": ["clients"]},
+            "uvicorn.access": {
+                "handlers": ["default"], "level": server_level, "propagate": False,
+                "filters": ["clients"],
+            },
             "py.warnings": {"handlers": ["default"], "level": "WARNING", "propagate": False},
         },
         "root": {"handlers": ["default"], "level": "WARNING"},

@@ -132,6 +132,8 @@ def _member(lease: Lease) -> str:
 def _lease(member: str) -> Lease:
     code, seat, conn = member.split(" ")
     return Lease(code, seat, conn)
+
+
 # KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms.
 # The same arithmetic as base.spend_at, on the Redis clock (shared by every process).
 # Returns the wait in ms as a string ('0': spent): Redis truncates Lua numbers.

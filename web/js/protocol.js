@@ -16,6 +16,7 @@ export const Status = Object.freeze({
  * about each (the table in docs/web-client.md, "Connecting and reconnecting"). */
 export const CloseCode = Object.freeze({
   NORMAL: 1000, // this client leaves the room or drops a socket it gave up on
+  NOT_UTF8: 1007, // a text frame that is not UTF-8: network trouble as far as the client knows
   TOO_LARGE: 1009, // a frame over 64 KiB: network trouble as far as the client knows
   SERVER_ERROR: 1011, // an unexpected server error on this socket: retry with backoff
   RESTARTING: 1012, // the server restarts: reconnect at once
