@@ -50,6 +50,16 @@ async def publish_until_received(store: RedisStore, code: str, inbox: Inbox) -> 
         await asyncio.sleep(0.05)
 
 
+async def test_a_budget_is_one_key_that_lives_as_long_as_its_debt(
+    rstore: RedisStore, raw: Redis
+) -> None:
+    assert await rstore.spend("lookups:198.51.100.7", 3, per_s=1.0, burst=5) == 0.0
+    key = "crisp:budget:lookups:198.51.100.7"
+    assert 2500 < await raw.pttl(key) <= 3000  # the debt: 3 units of 1 s
+    assert await rstore.spend("lookups:198.51.100.7", -3, per_s=1.0, burst=5) == 0.0
+    assert not await raw.exists(key)  # full again: nothing is kept
+
+
 async def test_key_layout(rstore: RedisStore, raw: Redis) -> None:
     await rstore.create("ABCD", "v1", deadline_ms=1234)
     assert await rstore.save("ABCD", 1, "v2", deadline_ms=5678) == 2
