@@ -244,9 +244,9 @@ async def _serve(conn: Connection, ctx: ServerContext, client: str) -> None:
         if verdict == "close":
             ctx.hooks.error_sent(ServerErrorCode.RATE_LIMITED)
             ctx.hooks.limited("messages")
-            conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
-            with contextlib.suppress(StoreUnavailable):
+            with contextlib.suppress(StoreUnavailable):  # before the close: a reconnect sees it
                 await ctx.limits.flooded(conn.room_code, conn.player_id)
+            conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
             return
         if verdict == "limited":
             _error(conn, ctx, ServerErrorCode.RATE_LIMITED, "slow down: too many messages")

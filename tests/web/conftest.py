@@ -77,8 +77,9 @@ def serve(time_scale: str, log_name: str) -> Iterator[Server]:
         pytest.fail(f"crisp server not importable: {e}")
     ARTIFACTS.mkdir(exist_ok=True)
     # Every test of the session creates rooms from this one address: HTTP limits off.
+    # The tests stand in for a TLS proxy on loopback (X-Forwarded-Proto): trusted.
     env = {"CRISP_TEST_HOOKS": "1", "CRISP_HTTP_LIMITS": "off", "CRISP_TIME_SCALE": time_scale,
-           "PYTHONUNBUFFERED": "1"}
+           "CRISP_TRUSTED_PROXIES": "127.0.0.1", "PYTHONUNBUFFERED": "1"}
     server = Server(env, log_path=ARTIFACTS / log_name)
     try:
         server.start()
