@@ -164,10 +164,14 @@ async def test_logs_cannot_be_flooded(
 
 
 @contextlib.contextmanager
-def _low_fd_server(tmp_path: Path, nofile: int, **env: str) -> Iterator[CrispServer]:
-    """`crisp serve` whose soft and hard RLIMIT_NOFILE are `nofile` (it cannot raise it)."""
+def _low_fd_server(
+    tmp_path: Path, nofile: int, soft_only: bool = False, **env: str
+) -> Iterator[CrispServer]:
+    """`crisp serve` whose soft and hard RLIMIT_NOFILE are `nofile` (it cannot raise
+    it); with `soft_only`, only the soft limit (the hard one stays as it is)."""
     port = free_port()
-    cmd = ["sh", "-c", f'ulimit -n {nofile} && exec "$0" "$@"', sys.executable, "-m", "crisp",
+    ulimit = f"ulimit -Sn {nofile}" if soft_only else f"ulimit -n {nofile}"
+    cmd = ["sh", "-c", f'{ulimit} && exec "$0" "$@"', sys.executable, "-m", "crisp",
            "serve", "--host", "127.0.0.1", "--port", str(port)]
     full = {k: v for k, v in os.environ.items() if not k.startswith("CRISP_")}
     full.update({**FAST, **env})
@@ -228,6 +232,28 @@ async def test_slowloris_with_a_low_file_limit(tmp_path: Path) -> None:
         assert re.search(r'crisp_connections_dropped_total\{reason="per_client"\} [1-9]', scraped)
         assert re.search(r'crisp_connections_dropped_total\{reason="evicted"\} [1-9]', scraped)
         assert "Traceback" not in server.output()
+
+
+def _nofile(pid: int) -> tuple[int, int]:
+    with open(f"/proc/{pid}/limits") as f:
+        for line in f:
+            if line.startswith("Max open files"):
+                soft, hard = line.split()[3:5]
+                return int(soft), int(hard)
+    raise AssertionError("no Max open files")
+
+
+def test_the_soft_file_limit_is_raised_at_start(tmp_path: Path) -> None:
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard <= 300:  # the CI machines have a finite one
+        pytest.skip(f"the hard file limit here is {hard}: not a case for this test")
+    with _low_fd_server(tmp_path, 300, soft_only=True) as server:
+        soft, now_hard = _nofile(server.pid)
+        assert soft == now_hard and soft > 300
+        expected = soft - 128
+        assert f"connections: at most {expected}, 64 per client" in server.output()
 
 
 async def test_trickled_headers_bodies_and_silent_websockets_are_closed(tmp_path: Path) -> None:
