@@ -15,6 +15,9 @@ THINK_MS = (1000, 2000)  # the pause before an ordinary move
 # A crisp call comes well inside the caller's 3 s window (R10.4), and before the
 # next player may even start (2 s), so a bot's call never makes a turn final late.
 CRISP_THINK_MS = (300, 1200)
+# What a computer player acts on; `legal` also lists the room actions (kick, add_bot,
+# leave: protocol v1.1), which a bot never takes.
+ACTS_ON = frozenset(("ready", "draw", "swap", "discard", "jack", "queen", "king", "crisp"))
 
 
 def think_ms(view: dict[str, Any], rng: random.Random, time_scale: float = 1.0) -> int:
@@ -31,7 +34,7 @@ def act_at(view: dict[str, Any], now: int, rng: random.Random,
     arrived, but not before `turn.may_start_at`.
     """
     at = now + think_ms(view, rng, time_scale)
-    if view.get("legal"):
+    if not ACTS_ON.isdisjoint(view.get("legal") or ()):
         return at
     turn = view.get("turn")
     if (view.get("status") == "playing" and turn is not None and turn.get("player") ==

@@ -7,6 +7,7 @@ events out. See docs/engine-api.md.
 from .actions import ACTION_TYPES, SLOTS, Action, action_type
 from .cards import FULL_DECK, Card, parse_deck
 from .clock import next_deadline
+from .computer import computer_seats
 from .errors import ActionError, ErrorCode, IllegalAction, InvalidAction
 from .events import Event, redact
 from .legality import legal_types
@@ -41,6 +42,7 @@ __all__ = [
     "Action", "ActionError", "Card", "ErrorCode", "Event", "IllegalAction", "InvalidAction",
     "Look", "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
     "action_from_dict", "action_to_dict", "action_type", "add_player", "advance", "apply",
+    "computer_seats",
     "legal", "looks_for", "new_table", "next_deadline", "owed_peeks", "parse_deck", "redact",
     "remove_player",
     "set_connected", "view_for",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from .errors import InvalidAction
+from .state import BOT_LEVELS
 from .vocabulary import SOURCE_OF, Slot, Source
 
 SLOTS: tuple[str, str, str] = ("left", "middle", "right")  # the labels of Slot, in order
@@ -36,9 +37,23 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Kick:
-    """Host, lobby: remove a player."""
+    """Host: remove a seat. In the lobby the seat is freed (a computer player's too);
+    in a game a computer player takes it over (R17.5)."""
 
     player: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    """Host, lobby: a computer player takes a new seat (R17.1)."""
+
+    level: str = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Any human: leave the room. The lobby frees the seat; in a game a computer
+    player takes it over (R17.5); a leaving host hands the role on (R17.4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +116,14 @@ class Rematch:
 
 Action = (
     SetOptions | Start | Kick | Ready | Draw | Swap | Discard | UseJack | UseQueen | UseKing
-    | CallCrisp | NextRound | Rematch
+    | CallCrisp | NextRound | Rematch | AddBot | Leave
 )
 
 TYPE_OF: dict[type, str] = {
     SetOptions: "options", Start: "start", Kick: "kick", Ready: "ready", Draw: "draw",
     Swap: "swap", Discard: "discard", UseJack: "jack", UseQueen: "queen", UseKing: "king",
     CallCrisp: "crisp", NextRound: "next_round", Rematch: "rematch",
+    AddBot: "add_bot", Leave: "leave",  # protocol v1.1
 }
 CLASS_OF: dict[str, type] = {kind: cls for cls, kind in TYPE_OF.items()}
 ACTION_TYPES: tuple[str, ...] = tuple(TYPE_OF.values())  # protocol order
@@ -186,6 +202,11 @@ def checked(action: object) -> Action:
                         _slot(_get(action, "target_slot"), "target_slot"))
     if cls is Kick:
         return Kick(_player(_get(action, "player"), "player"))
+    if cls is AddBot:
+        level = _get(action, "level")
+        if type(level) is not str or level not in BOT_LEVELS:
+            raise InvalidAction("level must be easy or normal")
+        return cast(AddBot, action)
     if cls is SetOptions:
         return _options(action)
     return cast(Action, action)  # the other actions have no fields

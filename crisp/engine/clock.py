@@ -1,9 +1,11 @@
 """Timing as data: the state's deadlines and what happens when they fall due
-(R10.4 window close, R14.2 timeouts, R16.2 peek phase end)."""
+(R10.4 window close, R14.2 timeouts, R16.2 peek phase end, R17.2 away seats,
+R17.4 host hand-over; R17.6: no draw timer fires while the table is paused)."""
 
 from __future__ import annotations
 
 from .events import Event
+from .presence import apply_presence, paused, presence_deadline
 from .rounds import end_peek, end_turn
 from .state import State
 from .turns import take_from_stock
@@ -19,8 +21,12 @@ def next_deadline(state: State) -> int | None:
         closes = state.windows[0].closes_at
         due = closes if due is None else min(due, closes)
     turn = state.turn
-    if state.status == PLAYING and turn is not None and turn.draw_deadline is not None:
+    if (state.status == PLAYING and turn is not None and turn.draw_deadline is not None
+            and not paused(state)):
         due = turn.draw_deadline if due is None else min(due, turn.draw_deadline)
+    presence = presence_deadline(state)
+    if presence is not None:
+        due = presence if due is None else min(due, presence)
     return due
 
 
@@ -47,7 +53,7 @@ def advance_in_place(state: State, now: int, events: list[Event]) -> bool:
             end_peek(state, due, events)  # R16.2: 10 s after the deal
         elif state.windows and state.windows[0].closes_at == due:
             del state.windows[0]  # R10.4: the oldest 3-second window closed without a call
-        else:
+        elif not apply_presence(state, due, events):  # R17.2, R17.4
             time_out(state, due, events)
 
 

@@ -10,6 +10,7 @@ from .errors import (
     ILLEGAL,
     NOT_HOST,
     NOT_YOUR_TURN,
+    ROOM_FULL,
     TOO_EARLY,
     WRONG_PHASE,
     ErrorCode,
@@ -18,11 +19,16 @@ from .errors import (
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
 from .vocabulary import GAME_OVER, LOBBY, PEEK, PLAYING, ROUND_OVER, STOCK
 
-HOST_ONLY = {"options": LOBBY, "start": LOBBY, "kick": LOBBY,
+HOST_ONLY = {"options": LOBBY, "start": LOBBY, "add_bot": LOBBY,
              "next_round": ROUND_OVER, "rematch": GAME_OVER}
 SPECIAL_RANK = {"jack": "J", "queen": "Q", "king": "K"}
 TURN_TYPES = ("draw", "swap", "discard", "jack", "queen", "king", "crisp")
+ROOM_TYPES = ("kick", "add_bot", "leave")  # the seats themselves (R17.1, R17.5)
+# What `legal_types` tries, in protocol order: outside play; during play for the seat
+# that plays or may call; for any other seat during play (add_bot is for the lobby).
 OTHER_TYPES = tuple(t for t in ACTION_TYPES if t not in TURN_TYPES)
+PLAY_TYPES = tuple(t for t in ACTION_TYPES if t in TURN_TYPES or t in ("kick", "leave"))
+IN_PLAY_ROOM_TYPES = ("kick", "leave")
 
 # A refusal: (protocol error code, message, rule id or None).
 Refusal = tuple[ErrorCode, str, str | None]
@@ -42,16 +48,22 @@ def check_type(state: State, seat: int, kind: str, now: int) -> None:
 def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     """Why `seat` may not take an action of type `kind` now, or None if it may."""
     player = state.players[seat]
-    if kind in HOST_ONLY:
-        if player.id != state.host:
+    if kind in HOST_ONLY or kind == "kick":
+        if player.id != state.host or state.host_pending:  # R17.4: pending: no host yet
             return (NOT_HOST, f"only the host may {kind}", None)
+        if kind == "kick":
+            return _kick_refusal(state, seat)
         if state.status != HOST_ONLY[kind]:
             return (WRONG_PHASE, f"{kind} is for the {HOST_ONLY[kind]} phase", None)
         n = len(state.players)
         if kind == "start" and not MIN_PLAYERS <= n <= MAX_PLAYERS:
             return (ILLEGAL, "a game needs 2 to 8 players", "R1.1")
-        if kind == "kick" and n < 2:
-            return (ILLEGAL, "there is nobody to kick", None)
+        if kind == "add_bot" and n >= MAX_PLAYERS:
+            return (ROOM_FULL, "the room has 8 players", "R17.1")
+        return None
+    if kind == "leave":
+        if player.bot_level is not None:
+            return (ILLEGAL, "a computer player does not leave", "R17.5")
         return None
     if kind == "ready":
         if state.status not in (PEEK, ROUND_OVER):
@@ -62,6 +74,19 @@ def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     if kind == "crisp":
         return _crisp_refusal(state, seat)
     return _turn_refusal(state, seat, kind, now)
+
+
+def _kick_refusal(state: State, seat: int) -> Refusal | None:
+    """Whether the host has anyone to remove: any other seat in the lobby, another
+    human seat in a game (R17.5)."""
+    if state.status == LOBBY:
+        if len(state.players) < 2:
+            return (ILLEGAL, "there is nobody to kick", None)
+        return None
+    for i, p in enumerate(state.players):
+        if i != seat and p.bot_level is None:
+            return None
+    return (ILLEGAL, "every other seat is played by the computer", "R17.5")
 
 
 def _crisp_refusal(state: State, seat: int) -> Refusal | None:
@@ -126,8 +151,9 @@ def legal_types(state: State, seat: int, now: int) -> list[str]:
     if state.status == PLAYING:
         turn = state.turn
         if (turn is None or turn.player != seat) and not has_window(state, seat):
-            return []  # nothing in play is open to a seat that neither plays nor may call
-        kinds: tuple[str, ...] = TURN_TYPES
+            kinds: tuple[str, ...] = IN_PLAY_ROOM_TYPES  # no turn action for one who
+        else:  # neither plays nor may call
+            kinds = PLAY_TYPES
     else:
         kinds = OTHER_TYPES
-    return [k for k in ACTION_TYPES if k in kinds and refusal(state, seat, k, now) is None]
+    return [k for k in kinds if refusal(state, seat, k, now) is None]

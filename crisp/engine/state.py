@@ -120,18 +120,35 @@ class Look:
         return Look(raw["seq"], SLOT_OF[raw["slot"]], Card.parse(raw["card"]), raw["why"])
 
 
+BOT_LEVELS = ("easy", "normal")  # R17.1
+
+
 @dataclass(slots=True)
 class Player:
-    """A seat at the table. `hand` is [left, middle, right] (R2.3), None before a deal."""
+    """A seat at the table. `hand` is [left, middle, right] (R2.3), None before a deal.
+
+    Presence (R17): `bot_level` is "easy"/"normal" for a computer player (added by
+    the host, R17.1, or a seat removed during a game, R17.5), None for a human.
+    `gone_since` is when a human seat's last connection ended (or it joined without
+    one), None while it is connected; 20 s later it is `away` (R17.2) until its
+    player connects again.
+    """
 
     id: str
     name: str
     connected: bool = False
-    is_bot: bool = False
+    bot_level: str | None = None
     total: int = 0
     hand: list[Card | None] = field(default_factory=lambda: [None, None, None])
     ready: bool = False
     looks: list[Look] = field(default_factory=list)  # R16.3: this round's, still valid
+    away: bool = False
+    gone_since: int | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """A computer player (the view's `is_bot`): added, or a removed seat (R17.1, R17.5)."""
+        return self.bot_level is not None
 
     def copy(self) -> Player:
         """A copy field by field (see `State.copy`)."""
@@ -139,25 +156,29 @@ class Player:
         new.id = self.id
         new.name = self.name
         new.connected = self.connected
-        new.is_bot = self.is_bot
+        new.bot_level = self.bot_level
         new.total = self.total
         new.hand = list(self.hand)
         new.ready = self.ready
         new.looks = list(self.looks)
+        new.away = self.away
+        new.gone_since = self.gone_since
         return new
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "connected": self.connected,
-                "is_bot": self.is_bot, "total": self.total,
+                "bot_level": self.bot_level, "total": self.total,
                 "hand": [None if c is None else c.text for c in self.hand],
-                "ready": self.ready, "looks": [look.to_json() for look in self.looks]}
+                "ready": self.ready, "looks": [look.to_json() for look in self.looks],
+                "away": self.away, "gone_since": self.gone_since}
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Player:
         # Positional arguments in field order: this runs for every seat on every load.
-        return Player(raw["id"], raw["name"], raw["connected"], raw["is_bot"], raw["total"],
+        return Player(raw["id"], raw["name"], raw["connected"], raw["bot_level"], raw["total"],
                       [None if c is None else Card.parse(c) for c in raw["hand"]], raw["ready"],
-                      [Look.from_json(look) for look in raw["looks"]])
+                      [Look.from_json(look) for look in raw["looks"]], raw["away"],
+                      raw["gone_since"])
 
 
 @dataclass(slots=True)
@@ -238,6 +259,8 @@ class State:
     winners: list[str] = field(default_factory=list)
     test_deck: list[Card] | None = None
     test_dealer: int | None = None
+    host_pending: bool = False  # R17.4: the host role goes to the first human who connects
+    abandoned: bool = False  # no human seat is left: the server deletes the room (R17.5)
 
     def copy(self) -> State:
         """A copy that can be changed without touching this state. Immutable values
@@ -270,6 +293,8 @@ class State:
         new.winners = list(self.winners)
         new.test_deck = None if self.test_deck is None else list(self.test_deck)
         new.test_dealer = self.test_dealer
+        new.host_pending = self.host_pending
+        new.abandoned = self.abandoned
         return new
 
     def seat_of(self, player_id: str) -> int | None:
@@ -304,6 +329,8 @@ class State:
             "winners": list(self.winners),
             "test_deck": None if self.test_deck is None else [c.text for c in self.test_deck],
             "test_dealer": self.test_dealer,
+            "host_pending": self.host_pending,
+            "abandoned": self.abandoned,
         }
 
     @staticmethod
@@ -334,4 +361,6 @@ class State:
             test_deck=None if raw["test_deck"] is None else [
                 Card.parse(c) for c in raw["test_deck"]],
             test_dealer=raw["test_dealer"],
+            host_pending=raw["host_pending"],
+            abandoned=raw["abandoned"],
         )

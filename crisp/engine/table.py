@@ -11,10 +11,12 @@ import secrets
 from . import turns
 from .actions import (
     Action,
+    AddBot,
     CallCrisp,
     Discard,
     Draw,
     Kick,
+    Leave,
     NextRound,
     Ready,
     Rematch,
@@ -32,6 +34,7 @@ from .clock import advance_in_place
 from .errors import GAME_STARTED, ILLEGAL, ROOM_FULL, UNKNOWN_PLAYER, WRONG_PHASE, IllegalAction
 from .events import Event
 from .legality import check_type
+from .presence import arrived, mark_abandoned, pass_host, to_computer
 from .rounds import Rng, end_peek, end_round, peek_done, start_round
 from .state import MAX_PLAYERS, Options, Player, State
 from .vocabulary import LOBBY, PEEK, ROUND_OVER
@@ -46,13 +49,16 @@ def new_table(
     time_scale: float = 1.0,
     test_deck: list[str] | None = None,
     test_dealer: int | None = None,
+    now: int | None = None,
 ) -> State:
     """A lobby with its host as p1. The test deck (index 0 = top of the stock)
-    and dealer seat apply to the first round only."""
+    and dealer seat apply to the first round only. `now`, when given, starts the
+    host's R17.2 clock: a host who never connects is away 20 s later."""
     deck = None if test_deck is None else parse_deck(test_deck)
     if test_dealer is not None and not 0 <= test_dealer < MAX_PLAYERS:
         raise ValueError("dealer must be a seat index 0-7")
-    return State(host="p1", players=[Player("p1", host_name)], options=options or Options(),
+    host = Player("p1", host_name, gone_since=now)
+    return State(host="p1", players=[host], options=options or Options(),
                  time_scale=time_scale, test_deck=deck, test_dealer=test_dealer)
 
 
@@ -64,17 +70,25 @@ def _seat(state: State, player: str) -> int:
 
 
 def add_player(state: State, name: str, now: int) -> tuple[State, str, list[Event]]:
-    """A new seat in the lobby (R1.1: at most 8)."""
+    """A new human seat in the lobby (R1.1: at most 8), not connected yet (its R17.2
+    clock starts now)."""
     if state.status != LOBBY:
         raise IllegalAction(GAME_STARTED, "the game has already started")
     if len(state.players) >= MAX_PLAYERS:
         raise IllegalAction(ROOM_FULL, "the room has 8 players", "R1.1")
     new = state.copy()
-    pid = f"p{new.next_player_no}"
-    new.next_player_no += 1
-    new.players.append(Player(pid, name))
+    pid = _new_seat(new, name, None, now)
     new.version += 1
     return new, pid, [Event("joined", {"player": pid})]
+
+
+def _new_seat(state: State, name: str, bot_level: str | None, now: int | None) -> str:
+    """Append a seat with the next player id (never reused)."""
+    pid = f"p{state.next_player_no}"
+    state.next_player_no += 1
+    state.players.append(Player(pid, name, bot_level=bot_level,
+                                gone_since=None if bot_level else now))
+    return pid
 
 
 def remove_player(state: State, player: str, now: int) -> tuple[State, list[Event]]:
@@ -91,15 +105,24 @@ def remove_player(state: State, player: str, now: int) -> tuple[State, list[Even
 
 def set_connected(state: State, player: str, connected: bool,
                   now: int) -> tuple[State, list[Event]]:
-    """Record a seat's presence; a disconnect may complete the peek phase (R16.2)."""
+    """Record a human seat's presence (R17.2-R17.6): a disconnect starts its 20 s
+    away clock and may complete the peek phase (R16.2); a connect brings an away
+    seat back at once, resumes a paused table and may make it the host (R17.4).
+    A computer player has no connection: the same state and no events."""
     seat = _seat(state, player)
-    if state.players[seat].connected == connected:
+    p = state.players[seat]
+    if p.bot_level is not None or p.connected == connected:
         return state, []
     new = state.copy()
     events: list[Event] = []
     advance_in_place(new, now, events)
-    new.players[seat].connected = connected
-    events.append(Event("connected" if connected else "disconnected", {"player": player}))
+    if connected:
+        arrived(new, seat, now, events)
+    else:
+        p = new.players[seat]
+        p.connected = False
+        p.gone_since = now
+        events.append(Event("disconnected", {"player": player}))
     if new.status == PEEK and peek_done(new):
         end_peek(new, now, events)
     new.version += 1
@@ -161,6 +184,10 @@ def _dispatch(state: State, seat: int, action: Action, now: int, rng: Rng,
             _set_options(state, action, events)
         case Kick():
             _kick(state, action.player, events)
+        case AddBot():
+            _add_bot(state, action.level, events)
+        case Leave():
+            _leave(state, seat, events)
         case Start():
             _new_game(state, now, rng, events)
         case NextRound():
@@ -170,12 +197,45 @@ def _dispatch(state: State, seat: int, action: Action, now: int, rng: Rng,
 
 
 def _kick(state: State, player: str, events: list[Event]) -> None:
-    """Remove a seat in the lobby; the seats behind it move up. Not the host."""
+    """The host removes a seat (not their own): in the lobby it is freed, the seats
+    behind it move up (a computer player's too); in a game a computer player takes
+    it over (R17.5)."""
     seat = _seat(state, player)
     if player == state.host:
         raise IllegalAction(ILLEGAL, "the host cannot be removed")
-    del state.players[seat]
+    if state.status == LOBBY:
+        _free_seat(state, seat, events)
+    elif state.players[seat].bot_level is not None:
+        raise IllegalAction(ILLEGAL, "the computer already plays this seat", "R17.5")
+    else:
+        to_computer(state, seat, events)
+
+
+def _free_seat(state: State, seat: int, events: list[Event]) -> None:
+    """R17.5 in the lobby: the seat is removed; the seats behind it move up."""
+    player = state.players.pop(seat).id
     events.append(Event("left", {"player": player}))
+    if player == state.host:
+        pass_host(state, events)  # R17.4
+    mark_abandoned(state)
+
+
+def _add_bot(state: State, level: str, events: list[Event]) -> None:
+    """R17.1: a computer player of `level` takes the next seat."""
+    used = {p.name for p in state.players}
+    name = next(f"Computer {k}" for k in range(1, MAX_PLAYERS + 2)
+                if f"Computer {k}" not in used)
+    pid = _new_seat(state, name, level, None)
+    events.append(Event("bot_added", {"player": pid, "level": level}))
+
+
+def _leave(state: State, seat: int, events: list[Event]) -> None:
+    """A human leaves (R17.5): the lobby frees the seat, a game hands it to the
+    computer; a leaving host hands the role on (R17.4)."""
+    if state.status == LOBBY:
+        _free_seat(state, seat, events)
+    else:
+        to_computer(state, seat, events)
 
 
 def _set_options(state: State, action: SetOptions, events: list[Event]) -> None:

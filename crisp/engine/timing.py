@@ -7,6 +7,8 @@ from .state import State
 PEEK_MS = 10_000  # R16.2: the peek phase lasts at most 10 s
 START_DELAY_MS = 2_000  # R10.4: the next player may start 2 s after a turn ended
 WINDOW_MS = 3_000  # R10.4: the crisp window lasts 3 s
+AWAY_MS = 20_000  # R17.2: a seat with no connection for 20 s is away
+HOST_AWAY_MS = 60_000  # R17.4: a host away for 60 s hands the role on
 
 
 def scaled(state: State, ms: int) -> int:

@@ -50,7 +50,8 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "you": player,
         "players": [
             {"id": p.id, "name": p.name, "seat": i, "connected": p.connected,
-             "is_bot": p.is_bot, "total": p.total, "ready": p.ready,
+             "is_bot": p.bot_level is not None, "bot_level": p.bot_level, "away": p.away,
+             "total": p.total, "ready": p.ready,
              "cards": [card_text(c) for c in p.hand] if revealed else list(_HIDDEN)}
             for i, p in enumerate(players)
         ],

@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import CLASS_OF, Action, Draw, Kick, SetOptions, Swap, UseQueen, action_type, checked
+from .actions import (
+    CLASS_OF,
+    Action,
+    AddBot,
+    Draw,
+    Kick,
+    SetOptions,
+    Swap,
+    UseQueen,
+    action_type,
+    checked,
+)
 from .errors import InvalidAction
 from .vocabulary import Slot
 
@@ -47,6 +58,8 @@ def action_from_dict(msg: object) -> Action:
                                 _slot(msg, "target_slot")))
     if cls is Kick:
         return checked(Kick(msg.get("player", "")))
+    if cls is AddBot:  # protocol v1.1: the level defaults to "normal"
+        return checked(AddBot(msg.get("level", "normal")))
     if cls is SetOptions:
         return checked(_options(msg))
     return checked(cls())
@@ -67,6 +80,8 @@ def action_to_dict(action: Action) -> dict[str, Any]:
                        target_slot=action.target_slot.label)
         case Kick():
             out["player"] = action.player
+        case AddBot():
+            out["level"] = action.level
         case SetOptions():
             for key in ("limit", "discard_draw"):
                 if getattr(action, key) is not None:

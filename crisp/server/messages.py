@@ -93,13 +93,33 @@ class Start(_ActionMsg):
 
 
 class Kick(_ActionMsg):
-    """Host, lobby: remove a player; their token stops working."""
+    """Host: remove a seat; its token stops working. In the lobby the seat is freed;
+    in a game a computer player takes it over (v1.1, R17.5)."""
 
     type: Literal["kick"]
     player: PlayerId
 
     def to_action(self) -> engine_actions.Kick:
         return engine_actions.Kick(self.player)
+
+
+class AddBot(_ActionMsg):
+    """v1.1, host, lobby: a computer player takes a seat (R17.1)."""
+
+    type: Literal["add_bot"]
+    level: Literal["easy", "normal"] = "normal"
+
+    def to_action(self) -> engine_actions.AddBot:
+        return engine_actions.AddBot(self.level)
+
+
+class Leave(_ActionMsg):
+    """v1.1, any human: leave the room (R17.5); the token stops working."""
+
+    type: Literal["leave"]
+
+    def to_action(self) -> engine_actions.Leave:
+        return engine_actions.Leave()
 
 
 class Ready(_ActionMsg):
@@ -223,7 +243,9 @@ ClientMessage = Annotated[
     | King
     | CrispMsg
     | NextRound
-    | Rematch,
+    | Rematch
+    | AddBot
+    | Leave,
     Field(discriminator="type"),
 ]
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -273,6 +295,8 @@ class PlayerView(_Server):
     seat: int
     connected: bool
     is_bot: bool
+    bot_level: Literal["easy", "normal"] | None  # v1.1 (R17.1, R17.5)
+    away: bool  # v1.1 (R17.2)
     total: int
     ready: bool
     cards: list[Card | None]
@@ -345,8 +369,17 @@ class View(_Server):
 class PlayerEvent(_Server):
     """Something a player did or that happened to a seat: only who."""
 
-    kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout"]
+    kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout",
+                  "away", "back", "host_changed", "took_over"]  # the last four: v1.1 (R17)
     player: str
+
+
+class BotAdded(_Server):
+    """v1.1: a computer player took a seat (R17.1)."""
+
+    kind: Literal["bot_added"]
+    player: str
+    level: Literal["easy", "normal"]
 
 
 class OptionsEvent(_Server):
@@ -442,6 +475,7 @@ class GameOver(_Server):
 
 EventMsg = Annotated[
     PlayerEvent
+    | BotAdded
     | OptionsEvent
     | RoundStarted
     | Peek

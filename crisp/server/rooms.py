@@ -121,6 +121,7 @@ class Rooms:
             time_scale=self.time_scale,
             test_deck=deck,
             test_dealer=dealer,
+            now=now_ms(),  # R17.2: a host who never connects is away 20 s later
         )
         token = new_token()
         host = state.host
@@ -231,9 +232,10 @@ class Rooms:
         IllegalAction, RoomNotFound, SeatGone, RoomBusy. Returns the state version it
         was saved as.
 
-        Players the action removed (kick) lose their seat token, and a kick locks the
-        room, so that neither the kicked player nor anyone else can take the free seat
-        until the host opens the room again (`set_locked`).
+        Seats the action removed (kick, leave) lose their token: in the lobby the seat
+        is gone, in a game the computer plays it (R17.5). A kick locks the room, so that
+        neither the kicked player nor anyone else can take the free seat until the host
+        opens the room again (`set_locked`).
         """
         kick = isinstance(action, engine_actions.Kick)
 
@@ -241,7 +243,7 @@ class Rooms:
             if pid not in doc.token_hashes:
                 raise SeatGone(pid)
             state, events = engine.apply(doc.state, pid, action, now)
-            present = {p.id for p in state.players}
+            present = {p.id for p in state.players if not p.is_bot}
             token_hashes = {k: v for k, v in doc.token_hashes.items() if k in present}
             conns = {k: v for k, v in doc.conns.items() if k in present}
             new = doc.with_(state=state, token_hashes=token_hashes, conns=conns)

@@ -134,7 +134,7 @@ def test_r13_2_a_pile_card_always_goes_into_the_hand() -> None:
 def test_r10_a_bot_with_a_low_hand_calls_in_its_window(level: str) -> None:
     bot = after_first_draw(LOW, ["JS"], level)
     bot.play()  # the Jack: the middle is known, the turn ends, the window opens
-    assert bot.g.legal("p1") == ["crisp"]
+    assert bot.g.plays("p1") == ["crisp"]
     assert bot.choose() == {"type": "crisp"}
 
 
@@ -142,7 +142,7 @@ def test_r10_a_bot_with_a_low_hand_calls_in_its_window(level: str) -> None:
 def test_r10_a_bot_with_a_high_hand_does_not_call(level: str) -> None:
     bot = after_first_draw({"p1": ["9C", "8D", "TS"], "p2": HANDS["p2"]}, ["JS"], level)
     bot.play()
-    assert bot.g.legal("p1") == ["crisp"]
+    assert bot.g.plays("p1") == ["crisp"]
     assert bot.choose() is None
 
 
@@ -169,7 +169,7 @@ def test_the_random_policy_calls_crisp_now_and_then() -> None:
     bot = after_first_draw(LOW, ["5H"], "random")
     bot.play()
     view = bot.g.view("p1")
-    assert view["legal"] == ["crisp"]
+    assert view["legal"] == ["kick", "crisp", "leave"]  # the host may remove p2 (R17.5)
     calls = sum(random_move(view, random.Random(i)) is not None for i in range(400))
     assert 20 < calls < 100  # about 15%
 
@@ -200,7 +200,7 @@ def test_act_at_waits_for_the_turn_and_says_none_when_there_is_nothing_to_do() -
     g.play_turn("discard")  # p1's turn ends: p2 may start 2 s later (R10.4)
     rng = random.Random(7)
     view = g.view("p2")
-    assert view["legal"] == []
+    assert view["legal"] == ["leave"]  # a room action: no reason to act (protocol v1.1)
     at = act_at(view, g.now, rng)
     assert at is not None and at >= view["turn"]["may_start_at"]
     assert act_at(g.view("p1"), g.now, rng) is not None  # p1's crisp window

@@ -48,6 +48,7 @@ from tests.support.decks import (  # noqa: F401 - the engine tests take them fro
 )
 
 T0 = 1_000_000  # the tests' clock starts here (ms)
+ROOM_ACTIONS = ("kick", "add_bot", "leave")  # the seats themselves (R17), legal in any phase
 START_DELAY = 2_000  # R10.4
 WINDOW = 3_000  # R10.4
 PEEK = 10_000  # R16.2
@@ -153,6 +154,11 @@ class Game:
 
     def legal(self, player: str) -> list[str]:
         return legal(self.state, player, self.now)
+
+    def plays(self, player: str) -> list[str]:
+        """`legal` without the room actions (kick, add_bot, leave: a human may leave
+        at any time, R17.5), which tests/engine/test_engine_seats.py covers."""
+        return [k for k in legal(self.state, player, self.now) if k not in ROOM_ACTIONS]
 
     def seen(self, player: str, events: Iterable[Event] | None = None) -> list[dict[str, Any]]:
         """The last call's events (or `events`) as `player` receives them."""

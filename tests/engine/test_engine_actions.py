@@ -39,6 +39,7 @@ def every_well_formed_action() -> list[Any]:
         *(Swap(s) for s in Slot), Discard(), a.UseJack(),
         *(UseQueen(mine, "p3", theirs) for mine, theirs in itertools.product(Slot, Slot)),
         a.UseKing(), a.CallCrisp(), a.NextRound(), a.Rematch(),
+        a.AddBot("easy"), a.AddBot("normal"), a.Leave(),  # protocol v1.1
     ]
 
 
@@ -64,6 +65,9 @@ def test_the_text_form_uses_the_protocol_names() -> None:
     assert action_to_dict(SetOptions(draw_seconds=None, set_draw_seconds=True)) == {
         "type": "options", "draw_seconds": None}
     assert action_to_dict(SetOptions(limit=50)) == {"type": "options", "limit": 50}
+    assert action_to_dict(a.AddBot()) == {"type": "add_bot", "level": "normal"}
+    assert action_from_dict({"type": "add_bot"}) == a.AddBot("normal")  # v1.1 default
+    assert action_to_dict(a.Leave()) == {"type": "leave"}
 
 
 def test_parsing_gives_enum_members() -> None:
@@ -100,6 +104,9 @@ MALFORMED: list[tuple[str, Any]] = [
     ("draw seconds without the flag", SetOptions(draw_seconds=30)),
     ("a non-bool discard draw", SetOptions(discard_draw=1)),
     ("a kick of nobody", Kick("")),
+    ("a bot of an unknown level", a.AddBot("hard")),
+    ("a bot level that is no string", a.AddBot(1)),  # type: ignore[arg-type]
+    ("a bot level of null", a.AddBot(None)),  # type: ignore[arg-type]
     ("a plain dict", {"type": "draw", "source": "stock"}),  # was: KeyError
     ("None", None),
     ("a class, not an instance", Discard),

@@ -28,14 +28,14 @@ def test_r10_1_a_player_calls_right_at_the_end_of_their_own_turn() -> None:
     window = {"player": "p1", "closes_at": t + WINDOW}
     assert v["crisp"] == {"caller": None, "window": window, "windows": [window],
                           "final_turns_left": []}
-    assert g.legal("p1") == ["crisp"]
+    assert g.plays("p1") == ["crisp"]
     g.act("p1", "crisp")
     for p in g.ids:
         assert g.seen(p) == [{"kind": "crisp", "player": "p1"}]
         assert g.view(p)["crisp"] == {"caller": "p1", "window": None, "windows": [],
                                       "final_turns_left": ["p2", "p3"]}
         assert g.view(p)["turn"]["final"] is True
-    assert g.legal("p1") == []
+    assert g.plays("p1") == []
 
 
 def test_r10_1_nobody_else_may_call_in_a_players_window() -> None:
@@ -67,11 +67,11 @@ def test_r10_4_the_next_player_may_start_two_seconds_after_the_turn_ended() -> N
     g, t = _p1_played()
     assert g.view("p2")["turn"]["may_start_at"] == t + START_DELAY
     g.at(t + START_DELAY - 1)
-    assert g.legal("p2") == []
+    assert g.plays("p2") == []
     err = g.refuse("p2", "draw", source="stock")
     assert (err.code, err.rule) == ("too_early", "R10.4")
     g.at(t + START_DELAY)
-    assert g.legal("p2") == ["draw"]
+    assert g.plays("p2") == ["draw"]
     g.act("p2", "draw", source="stock")
 
 
@@ -79,11 +79,11 @@ def test_r10_4_the_window_lasts_three_seconds() -> None:
     g, t = _p1_played()
     assert next_deadline(g.state) == t + WINDOW
     g.at(t + WINDOW - 1)
-    assert g.legal("p1") == ["crisp"]
+    assert g.plays("p1") == ["crisp"]
     g.at(t + WINDOW)
     assert g.last == []  # closing a window emits nothing
     assert g.view("p1")["crisp"]["window"] is None
-    assert g.legal("p1") == []
+    assert g.plays("p1") == []
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.4")
     assert next_deadline(g.state) is None
@@ -94,7 +94,7 @@ def test_r10_4_a_call_after_the_window_closed_is_refused_even_without_advance() 
     g.now = t + WINDOW + 500  # no advance(): apply() applies the due close itself
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.4")
-    assert g.legal("p1") == []
+    assert g.plays("p1") == []
 
 
 def test_r10_4_sheet_example_three_seconds_two_then_one_more() -> None:
@@ -118,7 +118,7 @@ def test_r10_2_a_late_call_makes_the_next_players_started_turn_the_first_final_t
     g.at(t + 2500)
     g.act("p1", "crisp")
     assert g.holding == held  # p2 keeps playing the same turn
-    assert g.legal("p2") == ["swap", "discard"]
+    assert g.plays("p2") == ["swap", "discard"]
     assert g.view("p2")["crisp"]["final_turns_left"] == ["p2", "p3"]
     g.at(t + 2700)
     g.act("p2", "discard")
@@ -127,7 +127,7 @@ def test_r10_2_a_late_call_makes_the_next_players_started_turn_the_first_final_t
     assert g.view("p3")["turn"]["may_start_at"] == t + 2700
     assert g.view("p3")["turn"]["final"] is True
     assert {"kind": "turn_started", "player": "p3", "final": True} in g.seen("p1")
-    assert g.legal("p3") == ["draw"]
+    assert g.plays("p3") == ["draw"]
     g.play_turn()
     assert g.state.status == "round_over"  # R11.3: the caller takes no final turn
 
@@ -162,12 +162,12 @@ def test_r10_4_revised_a_turn_ending_leaves_the_previous_window_open() -> None:
     assert g.view("p1")["crisp"]["window"] == mine  # the viewer's own window
     assert g.view("p2")["crisp"]["window"] == newest
     assert g.view("p3")["crisp"]["window"] == newest  # else the newest one
-    assert g.legal("p1") == ["crisp"] and g.legal("p2") == ["crisp"]
+    assert g.plays("p1") == ["crisp"] and g.plays("p2") == ["crisp"]
     assert next_deadline(g.state) == t + WINDOW
     g.at(t + WINDOW)  # p1's window closes on its own time, p2's stays open
     assert g.view("p1")["crisp"]["windows"] == [newest]
     assert g.view("p1")["crisp"]["window"] == newest
-    assert g.legal("p1") == [] and g.legal("p2") == ["crisp"]
+    assert g.plays("p1") == [] and g.plays("p2") == ["crisp"]
     assert g.refuse("p1", "crisp").rule == "R10.4"
     assert next_deadline(g.state) == t + 2300 + WINDOW
 
@@ -183,7 +183,7 @@ def test_r10_4_revised_issue_example_a_call_after_the_next_turn_ended_is_accepte
         assert v["crisp"] == {"caller": "p1", "window": None, "windows": [],
                               "final_turns_left": ["p3"]}
         assert v["turn"]["player"] == "p3" and v["turn"]["final"] is True
-    assert g.legal("p2") == []  # the round's one call is taken (R10.3)
+    assert g.plays("p2") == []  # the round's one call is taken (R10.3)
     assert g.refuse("p2", "crisp").rule == "R10.3"
     assert g.view("p3")["turn"]["may_start_at"] == t + 2300 + START_DELAY  # unchanged
     g.play_turn()
@@ -209,7 +209,7 @@ def test_r10_4_revised_the_next_players_call_made_first_takes_the_one_call() -> 
     g.at(t + 2400)
     g.act("p2", "crisp")  # in its own window, before p1 calls (R10.3)
     assert g.view("p1")["crisp"]["final_turns_left"] == ["p3", "p1"]
-    assert g.legal("p1") == []
+    assert g.plays("p1") == []
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.3")
     g.play_turns(2)  # p3, then p1: their final turns
@@ -236,7 +236,7 @@ def test_r10_3_only_one_call_per_round_and_none_during_final_turns() -> None:
     assert g.view("p2")["crisp"]["window"] is None
     err = g.refuse("p2", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.3")
-    assert g.legal("p2") == []
+    assert g.plays("p2") == []
     assert g.view("p3")["turn"]["may_start_at"] == g.now  # R10.3: no window, at once
 
 
@@ -247,12 +247,12 @@ def test_r10_5_a_turn_that_ran_out_of_time_opens_no_window() -> None:
     g.at(turn.draw_deadline)
     assert kinds(g.last) == ["timeout", "discarded", "turn_started"]
     assert g.view("p1")["crisp"]["window"] is None
-    assert g.legal("p1") == []
+    assert g.plays("p1") == []
     err = g.refuse("p1", "crisp")
     assert (err.code, err.rule) == ("illegal", "R10.4")
     # the next player may start at once
     assert g.view("p2")["turn"]["may_start_at"] == g.now
-    assert g.legal("p2") == ["draw"]
+    assert g.plays("p2") == ["draw"]
 
 
 # -- R11 -------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def test_r13_2_a_card_from_the_pile_must_be_swapped_in() -> None:
     g = start(HANDS, stock=["7H"], dealer=2, options=ON)
     g.play_turn()
     g.draw(source="discard")
-    assert g.legal("p2") == ["swap"]
+    assert g.plays("p2") == ["swap"]
     err = g.refuse("p2", "discard")
     assert (err.code, err.rule) == ("illegal", "R13.2")
     g.act("p2", "swap", slot="middle")
@@ -71,7 +71,7 @@ def test_r13_3_a_face_card_from_the_pile_has_no_effect(face: str) -> None:
     g.play_turn()  # p1 discards the J/Q unused
     g.draw(source="discard")
     assert g.holding == face
-    assert g.legal("p2") == ["swap"]
+    assert g.plays("p2") == ["swap"]
     for kind in ("jack", "queen", "king"):
         fields = {"slot": "left", "target": "p1", "target_slot": "left"} if kind == "queen" \
             else {}
@@ -92,7 +92,7 @@ def test_r13_3_a_king_from_the_pile_is_a_plain_ten() -> None:
     assert g.discard == ["7C", "8C", "KH"] and g.turn_player == "p2"
     g.until_may_start()
     g.act("p2", "draw", source="discard")
-    assert g.holding == "KH" and g.legal("p2") == ["swap"]
+    assert g.holding == "KH" and g.plays("p2") == ["swap"]
     err = g.refuse("p2", "king")
     assert (err.code, err.rule) == ("illegal", "R13.3")
     assert g.view("p2")["turn"]["extra_draws"] == 0  # no extra draws
@@ -108,7 +108,7 @@ def test_r13_3_a_king_from_the_pile_is_a_plain_ten() -> None:
 def test_r13_4_with_an_empty_pile_the_player_must_draw_from_the_stock() -> None:
     g = start(HANDS, stock=["7H"], dealer=2, options=ON)
     assert g.view("p1")["discard_count"] == 0
-    assert g.legal("p1") == ["draw"]
+    assert g.plays("p1") == ["draw"]
     err = g.refuse("p1", "draw", source="discard")
     assert (err.code, err.rule) == ("illegal", "R13.4")
     g.act("p1", "draw", source="stock")

@@ -30,12 +30,13 @@ from crisp.engine import (
     new_table,
     set_connected,
 )
-from crisp.engine.actions import CLASS_OF, Draw, Kick, SetOptions, Swap, UseQueen
+from crisp.engine.actions import CLASS_OF, AddBot, Draw, Kick, SetOptions, Swap, UseQueen
 
 T0 = 1_000_000
 FIELDLESS = {kind: cls for kind, cls in CLASS_OF.items() if not cls.__dataclass_fields__}
-WITH_FIELDS = (SetOptions, Kick, Draw, Swap, UseQueen)
+WITH_FIELDS = (SetOptions, Kick, Draw, Swap, UseQueen, AddBot)
 ODD_VALUES = [0, 1, 2, 3, -1, True, False, 1.0, float("nan"), float("inf"), "", "left",
+              "easy", "normal", "hard",
               "middle", "stock", "discard", "x", "p1", "p2", "p9", None, 7, 50, 100, 30, 2**70,
               Slot.LEFT, Slot.RIGHT, Source.STOCK, Source.DISCARD, b"stock", [1], {"a": 1}]
 
@@ -90,6 +91,7 @@ def legal_action(state: State, player: str, kind: str, rng: random.Random) -> ob
         "draw": Draw(rng.choice(list(Source))),
         "swap": Swap(slot),
         "queen": UseQueen(slot, rng.choice(others), Slot(rng.randrange(3))),
+        "add_bot": AddBot(rng.choice(("easy", "normal"))),
     }
     return made[kind] if kind in made else FIELDLESS[kind]()
 
@@ -143,10 +145,11 @@ def check_apply(state: State, player: str, action: object, now: int,
 
 
 def next_move(state: State, now: int, rng: random.Random) -> tuple[str, object] | None:
-    """A random listed action of any seat: rarely a kick (so that lobbies start),
-    often crisp when it is listed (so that rounds end)."""
+    """A random listed action of any seat: rarely a kick, a leave or a new computer
+    player (so that lobbies start and games go on), often crisp when it is listed
+    (so that rounds end)."""
     choices = [(p.id, k) for p in state.players for k in legal(state, p.id, now)
-               if k != "kick" or rng.random() < 0.05]
+               if k not in ("kick", "leave", "add_bot") or rng.random() < 0.05]
     if not choices:
         return None
     crisp = [c for c in choices if c[1] == "crisp"]

@@ -39,8 +39,8 @@ def test_r16_1_defaults() -> None:
 
 def test_r16_1_the_host_sets_any_subset_of_the_options_in_the_lobby() -> None:
     g = lobby(3)
-    assert g.legal("p1") == ["options", "start", "kick"]
-    assert g.legal("p2") == []
+    assert g.legal("p1") == ["options", "start", "kick", "add_bot", "leave"]
+    assert g.legal("p2") == ["leave"]
     g.act("p1", "options", discard_draw=True)
     g.act("p1", "options", draw_seconds=60, limit=150)
     assert g.view("p3")["options"] == {"limit": 150, "draw_seconds": 60, "discard_draw": True}
@@ -79,12 +79,12 @@ def test_r16_2_the_first_turn_starts_when_every_connected_player_is_ready() -> N
     assert g.view("p1")["peek_ends_at"] == T0 + PEEK
     assert g.view("p1")["turn"] is None
     for p in g.ids:
-        assert g.legal(p) == ["ready"]
+        assert g.plays(p) == ["ready"]
     g.at(T0 + 1000)
     g.act("p2", "ready")
     assert g.seen("p3") == [{"kind": "ready", "player": "p2"}]
     assert [pl["ready"] for pl in g.view("p1")["players"]] == [False, True, False]
-    assert g.legal("p2") == []
+    assert g.plays("p2") == []
     err = g.refuse("p2", "ready")
     assert (err.code, err.rule) == ("illegal", "R16.2")
     g.act("p3", "ready")
@@ -95,7 +95,7 @@ def test_r16_2_the_first_turn_starts_when_every_connected_player_is_ready() -> N
     assert kinds(g.last) == ["ready", "turn_started"]
     assert g.view("p1")["turn"]["may_start_at"] == T0 + 2500
     assert g.view("p1")["peek_ends_at"] is None
-    assert g.legal("p1") == ["draw"]
+    assert g.plays("p1") == ["draw"]
     assert [pl["ready"] for pl in g.view("p1")["players"]] == [False, False, False]
 
 

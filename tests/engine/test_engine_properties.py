@@ -44,6 +44,7 @@ from crisp.engine import (
     add_player,
     advance,
     apply,
+    computer_seats,
     legal,
     new_table,
     next_deadline,
@@ -52,10 +53,12 @@ from crisp.engine import (
     set_connected,
     view_for,
 )
-from crisp.engine.actions import Draw, Kick, SetOptions, Swap, UseQueen
+from crisp.engine.actions import AddBot, Draw, Kick, Leave, SetOptions, Swap, UseQueen
+from crisp.engine.presence import paused
 from tests.engine.helpers import ALL_CARDS, card_strings, cards_in
 
 TURN_KINDS = {"draw", "swap", "discard", "jack", "queen", "king"}
+ROOM_KINDS = {"kick", "add_bot", "leave"}
 SLOTS = ("left", "middle", "right")
 ALL_OPTIONS = [Options(limit, seconds, dd) for limit, seconds, dd in
                itertools.product((50, 100, 150), (30, 45, 60, None), (False, True))]
@@ -92,6 +95,7 @@ class Checker:
     pile: list[str] = field(default_factory=list)  # the discard pile, from public events
     kings: list[str] = field(default_factory=list)  # the Kings beside the piles (R9.3)
     turn_player: str | None = None  # whose turn it is, from public events
+    returns: set[int] = field(default_factory=set)  # when a human connected (R17.6)
     calls: int = 0
     finals: list[str] | None = None  # the final turns still expected after a call (R11.1)
     totals: dict[str, int] = field(default_factory=dict)
@@ -138,10 +142,37 @@ class Checker:
             if s.holding is not None:
                 assert s.turn.drawn_from in ("stock", "discard")
         self.check_looks()
+        self.check_presence()
         if self.rng.random() < self.sample_legal:
             self.check_legal_matches_apply()
         if self.rng.random() < self.sample_legal:
             self.check_view_is_one_moment()
+
+    def check_presence(self) -> None:
+        """R17: a computer player has no connection; a human seat has a clock while it
+        has none and is away only then; the host is a human unless the role is
+        pending; the computer acts for bots and away seats only, never while every
+        human seat is away (R17.6)."""
+        s = self.state
+        for p in s.players:
+            if p.bot_level is not None:
+                assert p.bot_level in ("easy", "normal")
+                assert not p.connected and not p.away and p.gone_since is None
+            else:
+                assert (p.gone_since is None) == p.connected
+                assert not (p.away and p.connected)
+        host = s.seat_of(s.host)
+        if not s.host_pending:
+            assert host is not None and s.players[host].bot_level is None, "R17.4"
+        assert s.abandoned == all(p.bot_level is not None for p in s.players)
+        computer = computer_seats(s, self.now)
+        if paused(s):
+            assert computer == [], "R17.6: nothing acts while every human is away"
+        for pid, level in computer:
+            seat = s.seat_of(pid)
+            assert seat is not None
+            p = s.players[seat]
+            assert level == (p.bot_level or "normal") and (p.bot_level or p.away)
 
     def check_looks(self) -> None:
         """R16.3: the looks kept for each seat were all shown to it and are all valid."""
@@ -330,11 +361,20 @@ class Checker:
                 assert d["winners"] == [p for p in ids if self.totals[p] == best]  # R12.6
         if after.status == "round_over":
             assert max(self.totals.values()) < after.options.limit
-        # R10.4 / R10.5 / R14.3: the hand-over of a turn
+        # R10.4 / R10.5 / R14.3: the hand-over of a turn; R17.6: a human's return to a
+        # paused table gives the draw its full time again, from then
+        if any(e.kind == "connected" for e in events):
+            self.returns.add(self.now)
         turn = after.turn
         ms = after.options.draw_seconds
         if after.status == "playing" and turn is not None and not turn.started:
-            assert turn.draw_deadline == (None if ms is None else turn.may_start_at + ms * 1000)
+            if ms is None:
+                assert turn.draw_deadline is None
+            else:
+                assert turn.draw_deadline is not None
+                start = turn.draw_deadline - ms * 1000
+                assert start == turn.may_start_at or (
+                    start > turn.may_start_at and start in self.returns), "R14.3, R17.6"
             if after.windows and after.caller is None:
                 w = after.windows[-1]  # the newest window is that of the turn just ended
                 assert w.closes_at == turn.may_start_at + 1000
@@ -371,11 +411,16 @@ class Checker:
             for kind in ACTION_TYPES:
                 if kind == "options":
                     action: Any = SetOptions(limit=self.rng.choice((50, 100, 150)))
-                elif kind == "kick":
-                    others = [q for q in self.ids() if q != p]
+                elif kind == "kick":  # the lobby frees any seat, a game a human one
+                    others = [q.id for q in s.players if q.id != p and q.id != s.host
+                              and (s.status == "lobby" or q.bot_level is None)]
                     if not others:
                         continue
                     action = Kick(self.rng.choice(others))
+                elif kind == "add_bot":
+                    action = AddBot(self.rng.choice(("easy", "normal")))
+                elif kind == "leave":
+                    action = Leave()
                 elif kind in ("start", "next_round", "rematch", "ready", "discard", "jack",
                               "king", "crisp", "swap", "queen", "draw"):
                     seat = s.seat_of(p)
@@ -387,7 +432,7 @@ class Checker:
                     elif kind == "swap":
                         action = Swap(self.rng.randrange(3))
                     elif kind == "queen":
-                        others = [q for q in self.ids() if q != p]
+                        others = [q for q in self.ids() if q != p] or [p]
                         action = UseQueen(self.rng.randrange(3), self.rng.choice(others),
                                           self.rng.randrange(3))
                     else:
@@ -413,43 +458,66 @@ class Checker:
 def random_table(players: int, seed: int, options: Options, *, crisp_chance: float = 0.2,
                  max_calls: int = 30_000, rematches: int = 1) -> Checker:
     """Play a whole game (and maybe a rematch) of random legal moves, with random
-    delays, stalls until deadlines, late actions and disconnects, checking every call."""
+    delays, stalls until deadlines, late actions, disconnects and returns, computer
+    players, seats that leave or are removed (R17), checking every call.
+
+    Connected humans act whenever they like; a disconnected human cannot act; the
+    seats of `computer_seats` (bots, away seats) act only when it lists them."""
     rng = random.Random(seed)
     now = 1_000_000
-    c = Checker(new_table("P1", options), now, rng)
-    for i in range(2, players + 1):
+    c = Checker(new_table("P1", options, now=now), now, rng)
+    bots = rng.randrange(0, players)  # at least the host is human
+    for i in range(2, players - bots + 1):
         c.call(lambda s, name=f"P{i}": add_player(s, name, c.now))
     for p in c.ids():
         c.call(lambda s, p=p: set_connected(s, p, True, c.now))
+    for _ in range(bots):
+        level = rng.choice(("easy", "normal"))
+        c.call(lambda s, level=level: apply(s, "p1", AddBot(level), c.now, rng))
     c.call(lambda s: apply(s, "p1", SetOptions(limit=options.limit), c.now, rng))
     c.call(lambda s: apply(s, "p1", random_action(s, 0, "start", rng, c.now), c.now, rng))
     games = 1
     while c.calls < max_calls:
         s = c.state
+        humans = [p for p in s.players if p.bot_level is None]
         if s.status == "game_over":
             if games > rematches:
                 return c
+            host = [p for p in c.ids() if "rematch" in legal(s, p, c.now)]
+            if not host:  # R17.4: the role waits for the first human who connects
+                p = rng.choice([h.id for h in humans if not h.connected])
+                c.call(lambda s, p=p: set_connected(s, p, True, c.now))
+                continue
             games += 1
-            c.call(lambda s: apply(s, "p1", random_action(s, 0, "rematch", rng, c.now),
-                                     c.now, rng))
+            c.call(lambda s, p=host[0]: apply(s, p, random_action(s, 0, "rematch", rng, c.now),
+                                                c.now, rng))
             continue
         roll = rng.random()
         if roll < 0.02:  # a player drops or comes back
-            p = rng.choice(c.ids())
-            seat = s.seat_of(p)
-            assert seat is not None
-            up = not s.players[seat].connected
-            c.call(lambda s, p=p, up=up: set_connected(s, p, up, c.now))
+            p = rng.choice(humans)
+            c.call(lambda s, p=p.id, up=not p.connected: set_connected(s, p, up, c.now))
             continue
-        if roll < 0.06:  # the clock runs to the next deadline (timeouts, window, peek)
-            due = [t for t in (next_deadline(s), s.turn.may_start_at if s.turn else None)
-                   if t is not None and t > c.now]
-            c.now = min(due) if due else c.now + 1000
+        if roll < 0.025 and len(humans) > 1:  # a seat leaves or is removed (R17.5)
+            host = [p for p in c.ids() if "kick" in legal(s, p, c.now)]
+            if host and rng.random() < 0.5:
+                targets = [h.id for h in humans if h.id != host[0]]
+                action: Action = Kick(rng.choice(targets))
+                who = host[0]
+            else:
+                who, action = rng.choice(humans).id, Leave()
+            c.call(lambda s, who=who, action=action: apply(s, who, action, c.now, rng))
+            continue
+        if roll < 0.065:  # the clock runs to the next deadline (timeouts, window, peek)
+            c.now = next_moment(s, c.now)
             c.call(lambda s: advance(s, c.now))
             continue
-        if roll < 0.08:  # a late action: time passes without advance()
+        if roll < 0.085:  # a late action: time passes without advance()
             c.now += rng.randrange(0, 70_000)
-        choices = [(p, k) for p in c.ids() for k in legal(s, p, c.now)]
+        computer = {pid for pid, _level in computer_seats(s, c.now)}
+        choices = []
+        for p in s.players:
+            if p.id in computer or (p.bot_level is None and p.connected):
+                choices += [(p.id, k) for k in legal(s, p.id, c.now) if k not in ROOM_KINDS]
         crisp = [x for x in choices if x[1] == "crisp"]
         acting = [x for x in choices if x[1] != "crisp"]
         if crisp and rng.random() < crisp_chance:
@@ -457,9 +525,12 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
         elif acting:
             p, kind = rng.choice(acting)
         else:
-            due = [t for t in (next_deadline(s), s.turn.may_start_at if s.turn else None)
-                   if t is not None and t > c.now]
-            c.now = min(due) if due else c.now + 1000
+            later = next_moment(s, c.now)
+            if later == c.now + 1000 and next_deadline(s) is None:  # R17.6: all away
+                p = rng.choice([h.id for h in humans if not h.connected])
+                c.call(lambda s, p=p: set_connected(s, p, True, c.now))
+                continue
+            c.now = later
             c.call(lambda s: advance(s, c.now))
             continue
         seat = s.seat_of(p)
@@ -470,6 +541,13 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
         # player's window, then a late call (R10.4 revised)
         c.now += rng.randrange(0, 300) if rng.random() < 0.5 else rng.randrange(0, 2500)
     raise AssertionError("a random game did not end")
+
+
+def next_moment(s: State, now: int) -> int:
+    """The next deadline or turn start after `now`, else a second later."""
+    due = [t for t in (next_deadline(s), s.turn.may_start_at if s.turn else None)
+           if t is not None and t > now]
+    return min(due) if due else now + 1000
 
 
 # -- the properties --------------------------------------------------------------------

@@ -89,7 +89,7 @@ def test_r12_5_the_game_ends_when_a_total_reaches_the_limit(limit: int) -> None:
     v = g.view("p2")
     assert v["status"] == "game_over" and v["winners"] == ["p1"]
     assert {pl["id"]: pl["cards"] for pl in v["players"]} == hands  # still revealed
-    assert g.legal("p1") == ["rematch"] and g.legal("p2") == []
+    assert g.plays("p1") == ["rematch"] and g.plays("p2") == []
     assert g.refuse("p1", "next_round").code == "wrong_phase"
 
 
@@ -102,7 +102,7 @@ def test_r12_5_the_game_goes_on_below_the_limit(limit: int) -> None:
     assert "game_over" not in kinds(g.last)
     assert {p.id: p.total for p in g.state.players} == {"p1": -1, "p2": limit - 1}
     assert g.view("p1")["winners"] == []
-    assert g.legal("p1") == ["ready", "next_round"]
+    assert g.plays("p1") == ["ready", "next_round"]
 
 
 def test_r12_5_the_caller_bonus_counts_towards_the_limit() -> None:

@@ -141,7 +141,7 @@ def test_r9_1_king_grants_two_extra_draws_played_like_normal_draws() -> None:
     assert g.turn_player == "p1" and g.state.turn is not None
     assert g.state.turn.extra_draws == 2
     assert g.view("p2")["turn"]["extra_draws"] == 2
-    assert g.legal("p1") == ["draw"]
+    assert g.plays("p1") == ["draw"]
     g.act("p1", "draw", source="stock")  # extra draw 1: a swap
     assert g.view("p1")["turn"]["extra_draws"] == 1
     g.act("p1", "swap", slot="right")

@@ -97,7 +97,7 @@ def test_r14_2a_an_action_at_the_deadline_is_too_late() -> None:
     deadline = g.deadline()
     g.now = deadline  # no advance(): apply() applies the timeout first
     assert g.refuse("p1", "draw", source="stock").code == "not_your_turn"
-    assert g.legal("p1") == [] and g.legal("p2") == ["draw"]
+    assert g.plays("p1") == [] and g.plays("p2") == ["draw"]
 
 
 @pytest.mark.parametrize("card", ["9D", "JD", "QD"])

@@ -38,7 +38,7 @@ def test_r3_2_a_turn_is_one_draw_and_its_resolution() -> None:
     g.act("p2", "draw", source="stock")
     err = g.refuse("p2", "draw", source="stock")  # one draw, resolved before anything else
     assert (err.code, err.rule) == ("illegal", "R3.2")
-    assert g.legal("p2") == ["swap", "discard"]
+    assert g.plays("p2") == ["swap", "discard"]
     g.act("p2", "discard")
     assert g.turn_player == "p3"  # the turn is over
     assert g.refuse("p2", "draw").code == "not_your_turn"
@@ -206,8 +206,8 @@ def test_r6_1_a_face_card_from_the_stock_is_never_swapped_in(face: str, slot: st
 def test_r6_legal_resolutions_of_a_face_card_from_the_stock(face: str, legal: list[str]) -> None:
     g = start(players=2, stock=[face], dealer=1)
     g.draw()
-    assert g.legal("p1") == legal
-    assert g.view("p1")["legal"] == legal
+    assert g.plays("p1") == legal
+    assert g.view("p1")["legal"] == ["kick", *legal, "leave"]  # p1 hosts; anyone may leave
 
 
 @pytest.mark.parametrize("face", ["JH", "QH"])
@@ -240,7 +240,7 @@ def test_r6_3_a_drawn_king_must_be_used_then_discarded() -> None:
     g.draw()
     err = g.refuse("p1", "discard")
     assert (err.code, err.rule) == ("illegal", "R6.3")
-    assert g.legal("p1") == ["king"]
+    assert g.plays("p1") == ["king"]
     g.act("p1", "king")
     assert g.discard == [] and g.view("p2")["turn"]["kings"] == ["KH"]  # R9.3
     g.play_turn()  # the two extra draws

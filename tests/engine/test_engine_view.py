@@ -38,7 +38,8 @@ HANDS = {"p1": ["AS", "2S", "3S"], "p2": ["4S", "5S", "6S"], "p3": ["7S", "8S", 
 PROTOCOL_KEYS = {"status", "options", "host", "you", "players", "round", "dealer", "turn",
                  "crisp", "stock_count", "discard_top", "discard_count", "holding", "legal",
                  "last_round", "winners"}
-PLAYER_KEYS = {"id", "name", "seat", "connected", "is_bot", "total", "cards"}
+PLAYER_KEYS = {"id", "name", "seat", "connected", "is_bot", "total", "cards",
+               "away", "bot_level"}  # away, bot_level: protocol v1.1
 TURN_KEYS = {"player", "may_start_at", "draw_deadline", "drawn_from", "extra_draws", "final",
              "kings"}  # protocol v1.1
 CRISP_KEYS = {"caller", "window", "final_turns_left", "windows"}  # windows: protocol v1.1

@@ -178,10 +178,13 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
     return checked
 
 
-def random_policy(rng: random.Random, host: bool) -> Callable[..., dict[str, Any] | None]:
+def random_policy(rng: random.Random) -> Callable[..., dict[str, Any] | None]:
     def policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
         legal = v["legal"]
         status = v["status"]
+        # R17.4: at this time scale a host slow to connect (away 200 ms, then 600 ms)
+        # hands the role on; whoever the view names host acts as host
+        host = v["host"] == p.pid
         if status == "lobby":
             if not host or not all(x["connected"] for x in v["players"]):
                 return None
@@ -238,10 +241,10 @@ STALL_S = 10.0  # a seat that receives nothing for this long is in a stuck game
 
 
 async def play_seat(
-    server: ThreadServer, code: str, seat: Seat, rng: random.Random, host: bool, budget: Budget
+    server: ThreadServer, code: str, seat: Seat, rng: random.Random, budget: Budget
 ) -> None:
     """Play randomly until the game's budget is spent; sometimes reconnect."""
-    policy = random_policy(rng, host)
+    policy = random_policy(rng)
     seat.player = await Player.join(server, code, seat.pid, seat.token)
     clock = asyncio.get_running_loop().time
     progress, last_progress = len(seat.player.frames), clock()
@@ -288,8 +291,8 @@ async def random_game(
     budget = Budget(rounds, max_turns)
     # everyone connects before the host may start
     await asyncio.gather(*(
-        play_seat(server, code, s, random.Random(rng.random()), i == 0, budget)
-        for i, s in enumerate(seats)
+        play_seat(server, code, s, random.Random(rng.random()), budget)
+        for s in seats
     ))
     await close_all([s.player for s in seats if s.player is not None])
     for s in seats:

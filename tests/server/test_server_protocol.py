@@ -81,6 +81,9 @@ VALID_MESSAGES: list[dict[str, Any]] = [
     {"type": "crisp", "id": "c"},
     {"type": "next_round"},
     {"type": "rematch"},
+    {"type": "add_bot", "level": "easy"},  # protocol v1.1
+    {"type": "add_bot", "level": "normal"},
+    {"type": "leave"},
 ]
 
 
@@ -139,6 +142,7 @@ def test_the_schema_is_closed_and_lists_every_event_kind() -> None:
         "joined", "left", "connected", "disconnected", "ready", "crisp", "timeout", "options",
         "round_started", "peek", "turn_started", "drew", "swapped", "discarded", "jack",
         "queen", "king", "stock_rebuilt", "round_over", "game_over",
+        "away", "back", "host_changed", "bot_added", "took_over",  # protocol v1.1 (R17)
     }
 
 
