@@ -192,8 +192,8 @@ def _answers_ping(port: int) -> bool:
 class RedisServer(Proc):
     """A redis-server on 127.0.0.1:`port`, data in a temporary directory."""
 
-    def __init__(self, port: int, cmd: list[str], workdir: str) -> None:
-        super().__init__("redis-server", cmd, os.environ, cleanup=workdir)
+    def __init__(self, port: int, cmd: list[str], workdir: str, keep_dir: bool = False) -> None:
+        super().__init__("redis-server", cmd, os.environ, cleanup=None if keep_dir else workdir)
         self.port = port
         self.dir = Path(workdir)
 
@@ -203,22 +203,33 @@ class RedisServer(Proc):
 
 
 def start_redis(
-    *, port: int | None = None, timeout: float = 10.0, max_clients: int | None = None
+    *,
+    port: int | None = None,
+    timeout: float = 10.0,
+    max_clients: int | None = None,
+    appendonly_dir: str | Path | None = None,
 ) -> RedisServer:
-    """Start redis-server on 127.0.0.1 (a free port unless `port` is given), without
-    persistence, and wait until it answers PING. Raises RedisNotFound without the
-    binary, RuntimeError if it does not start."""
+    """Start redis-server on 127.0.0.1 (a free port unless `port` is given) and wait
+    until it answers PING. Without persistence, unless `appendonly_dir` is given: then
+    its data is an append-only file there, written before each reply (`appendfsync
+    always`) and kept when the server stops, so a server started again on that
+    directory (after a SIGKILL too) has every acknowledged write. Raises RedisNotFound
+    without the binary, RuntimeError if it does not start."""
     binary = redis_server_path()
     error: RuntimeError | None = None
     for _ in range(1 if port else 3):  # a free port can be taken before redis binds it
         use_port = port or free_port()
-        workdir = tempfile.mkdtemp(prefix="crisp-redis-")
+        if appendonly_dir:
+            Path(appendonly_dir).mkdir(parents=True, exist_ok=True)
+        workdir = str(appendonly_dir) if appendonly_dir else tempfile.mkdtemp(prefix="crisp-redis-")
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if appendonly_dir else [
+            "--appendonly", "no"]
         cmd = [binary, "--port", str(use_port), "--bind", HOST, "--save", "",
-               "--appendonly", "no", "--dir", workdir, "--daemonize", "no",
+               *persistence, "--dir", workdir, "--daemonize", "no",
                "--loglevel", "warning", "--logfile", ""]  # fmt: skip
         if max_clients:
             cmd += ["--maxclients", str(max_clients)]
-        redis = RedisServer(use_port, cmd, workdir)
+        redis = RedisServer(use_port, cmd, workdir, keep_dir=bool(appendonly_dir))
         try:
             redis.wait_until(functools.partial(_answers_ping, use_port), timeout, "answering PING")
             return redis

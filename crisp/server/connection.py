@@ -4,7 +4,9 @@ Everything sent on a socket goes through `Connection.writer`, one task per
 socket, so updates, errors and the close frame keep their order. Updates are
 built here from published changes: `view_for(state, pid, now)` plus the events
 redacted for `pid`; changes whose state version is not newer than the last one
-sent are skipped (stale or duplicate).
+sent are skipped (stale or duplicate), so a socket never goes back in time. A
+refresh (after `outcome_unknown`) is the one update that may repeat the version
+last sent: the client waits for it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,13 @@ class _Snapshot:
 
 
 @dataclass(frozen=True)
+class _Refresh:
+    """The current table, sent even if its version was sent already (once)."""
+
+    change: Change
+
+
+@dataclass(frozen=True)
 class _Text:
     text: str
 
@@ -63,7 +72,7 @@ class _Mark:
     version: int  # the state version its save produced
 
 
-_Item = Change | _Snapshot | _Text | _Close
+_Item = Change | _Refresh | _Snapshot | _Text | _Close
 
 
 class Connection:
@@ -82,7 +91,8 @@ class Connection:
         self.seq = 0
         self.last_version = -1
         self.started = False
-        self.pending: list[Change] = []
+        self.pending: list[Change | _Refresh] = []
+        self._awaiting_refresh = False  # an `outcome_unknown` was sent: see `refresh`
         self.end_reason: EndReason | None = None  # why this server ended it
         self.close_code: int | None = None  # the code this server closed with
         self.peer_close_code: int | None = None  # the code of a close it received
@@ -102,9 +112,15 @@ class Connection:
         `locked`: the room's lobby is locked (`RoomDoc.locked`)."""
         self._put(_Snapshot(state, locked))
 
-    def deliver(self, change: Change) -> None:
-        """Queue a published room change for projection."""
-        self._put(change)
+    def deliver(self, change: Change, *, refresh: bool = False) -> None:
+        """Queue a room change for projection. `refresh`: the answer `expect_refresh`
+        waits for; sent even with the version last sent, unless an update went out
+        since."""
+        self._put(_Refresh(change) if refresh else change)
+
+    def expect_refresh(self) -> None:
+        """The client was told `outcome_unknown` and waits for its next update."""
+        self._awaiting_refresh = True
 
     def send_error(
         self, error_code: str, message: str, ref: str | None = None, rule: str | None = None
@@ -188,12 +204,12 @@ class Connection:
                     await self._send_state(item.state, [], item.locked)
                     self.started = True
                     pending, self.pending = self.pending, []
-                    for change in pending:
-                        await self._send_change(change)
+                    for held in pending:
+                        await self._send_item(held)
                 elif not self.started:
                     self.pending.append(item)
                 else:
-                    await self._send_change(item)
+                    await self._send_item(item)
                 # Drop the reference while waiting: a held State would otherwise live
                 # long enough to reach the old GC generation (docs/benchmarks.md).
                 del item
@@ -204,8 +220,18 @@ class Connection:
                 "room %s: writer for %s ended: %r", self.room_code, self.player_id, exc
             )
 
-    async def _send_change(self, change: Change) -> None:
-        if change.version <= self.last_version or self.player_id not in change.player_ids:
+    async def _send_item(self, item: Change | _Refresh) -> None:
+        if isinstance(item, _Refresh):
+            await self._send_change(item.change, refresh=self._awaiting_refresh)
+        else:
+            await self._send_change(item)
+
+    async def _send_change(self, change: Change, *, refresh: bool = False) -> None:
+        if self.player_id not in change.player_ids:
+            return
+        if change.version < self.last_version or (
+            change.version == self.last_version and not refresh
+        ):
             return
         events = []
         for ev in change.events:
@@ -223,6 +249,7 @@ class Connection:
         view["locked"] = locked
         self.seq += 1
         self.last_version = int(state.version)
+        self._awaiting_refresh = False
         payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}
         await self.ws.send_text(json.dumps(payload, separators=(",", ":")))
         while self._marks and self._marks[0].version <= self.last_version:

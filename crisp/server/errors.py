@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from crisp.engine import ActionError, ErrorCode
-from crisp.store import StoreUnavailable
+from crisp.store import OutcomeUnknown, StoreUnavailable
 
 from .hooks import ServerHooks
 from .protocol import CloseCode, EndReason, ServerErrorCode
@@ -93,7 +93,10 @@ class Failure:
     rule: str | None = None  # the rule an engine refusal cites
 
 
-_STORE_DOWN_MESSAGE = "the server cannot reach its store; try again"
+_STORE_DOWN_MESSAGE = "the server cannot reach its store; nothing changed, try again"
+_OUTCOME_UNKNOWN_MESSAGE = (
+    "the server could not learn whether this was saved; wait for the next update"
+)
 
 FAILURES: dict[type[Exception], Failure] = {
     RoomNotFound: Failure(
@@ -115,6 +118,7 @@ FAILURES: dict[type[Exception], Failure] = {
         ServerErrorCode.NAME_TAKEN, "someone in this room already has that name", 409
     ),
     StoreUnavailable: Failure(ServerErrorCode.STORE_UNAVAILABLE, _STORE_DOWN_MESSAGE, 503),
+    OutcomeUnknown: Failure(ServerErrorCode.OUTCOME_UNKNOWN, _OUTCOME_UNKNOWN_MESSAGE, 503),
 }
 
 # An unexpected exception: over HTTP, and while a socket's message was handled.

@@ -5,23 +5,35 @@ the room, which projects it for its own seat. The change also carries the
 room's `conns` (the newest connection of each seat, across all processes) and
 its seats, so a socket whose seat was taken over elsewhere is closed with 4409
 and a kicked seat's socket with 4403 — on whichever process it lives.
+
+Nothing saved is lost on the way (docs/server.md, "Delivery guarantees"): each
+change carries its store version, and a room's changes are applied here in
+version order (an older one than the last applied is dropped). When the store
+says messages may have been lost (its pub/sub connection dropped), the room is
+reloaded and its connections get the current table. A socket whose action got
+`outcome_unknown` gets the current table once the store answers again
+(`refresh`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from crisp.store import Store
+from crisp.store import Store, StoreUnavailable
 
 from .connection import Connection
 from .hooks import NOOP_HOOKS, ServerHooks
 from .protocol import CloseCode, EndReason
-from .roomdoc import ConnRef, parse_message
+from .roomdoc import Change, ConnRef, RoomDoc, parse_message
 
 log = logging.getLogger("crisp.server.hub")
+
+RELOAD_BACKOFF_S = (0.05, 0.1, 0.2, 0.25)  # between reload attempts while the store is down
 
 
 @dataclass
@@ -30,6 +42,7 @@ class _LocalRoom:
     unsubscribe: Callable[[], Awaitable[None]] | None = None
     latest_conns: dict[str, ConnRef] = field(default_factory=dict)
     player_ids: frozenset[str] | None = None  # the seated players, as last published
+    version: int | None = None  # the store version of the newest change applied here
 
 
 class Hub:
@@ -40,6 +53,7 @@ class Hub:
         self.hooks = hooks
         self.rooms: dict[str, _LocalRoom] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._refreshing: dict[Connection, asyncio.Task[None]] = {}
 
     def _lock(self, room_code: str) -> asyncio.Lock:
         lock = self._locks.get(room_code)
@@ -62,7 +76,10 @@ class Hub:
                 async def handler(message: str) -> None:
                     self._on_message(room_code, message)
 
-                room.unsubscribe = await self.store.subscribe(room_code, handler)
+                async def on_gap() -> None:
+                    await self._resync(room_code)
+
+                room.unsubscribe = await self.store.subscribe(room_code, handler, on_gap)
                 self.rooms[room_code] = room
             room.conns.add(conn)
 
@@ -74,6 +91,9 @@ class Hub:
             if room is None:
                 return
             room.conns.discard(conn)
+            task = self._refreshing.pop(conn, None)
+            if task is not None:
+                task.cancel()
             if not room.conns:
                 del self.rooms[room_code]
                 self._locks.pop(room_code, None)
@@ -113,8 +133,21 @@ class Hub:
         except Exception:
             log.exception("room %s: undecodable published message", room_code)
             return
-        if change is None:
-            return
+        if change is not None:
+            self._apply(room_code, room, change)
+
+    def _apply(self, room_code: str, room: _LocalRoom, change: Change) -> bool:
+        """Hand a change to the room's local sockets, unless one at least as new was
+        applied already; True if it was applied."""
+        last = room.version
+        if last is not None and change.room_version <= last:
+            return False  # a reload overtook this message: it is stale
+        if last is not None and change.room_version > last + 1:
+            # Each message holds the whole room, so this one brings the sockets up to
+            # date; only the missed events are gone (owed looks come back, R16.3).
+            log.debug("room %s: changes %d..%d not seen here", room_code, last + 1,
+                      change.room_version - 1)
+        room.version = change.room_version
         room.latest_conns = change.conns
         room.player_ids = change.player_ids
         sent = 0
@@ -123,6 +156,56 @@ class Hub:
                 conn.deliver(change)
                 sent += 1
         self.hooks.updates_sent(room_code, sent)
+        return True
+
+    async def _load(self, room_code: str, still_wanted: Callable[[], bool]) -> Change | None:
+        """The room as stored now, retrying while the store does not answer and
+        `still_wanted()`; None if it is not wanted any more. A room that is gone
+        closes its local sockets (4404)."""
+        for attempt in itertools.count():
+            if not still_wanted():
+                return None
+            try:
+                found = await self.store.load(room_code)
+            except StoreUnavailable:
+                await asyncio.sleep(RELOAD_BACKOFF_S[min(attempt, len(RELOAD_BACKOFF_S) - 1)])
+                continue
+            if found is None:
+                room = self.rooms.get(room_code)
+                for conn in list(room.conns if room else ()):
+                    conn.close(CloseCode.ROOM_GONE, "room no longer exists", EndReason.ROOM_GONE)
+                return None
+            return Change.of_doc(RoomDoc.loads(found.doc), found.version)
+        return None
+
+    async def _resync(self, room_code: str) -> None:
+        """Messages of the room may have been lost: reload it and send every local
+        socket the current table (each skips it if it has that version already)."""
+        change = await self._load(room_code, lambda: room_code in self.rooms)
+        room = self.rooms.get(room_code)
+        if change is not None and room is not None and self._apply(room_code, room, change):
+            log.info("room %s: changes missed during a pub/sub loss, reloaded (version %d)",
+                     room_code, change.room_version)
+
+    def refresh(self, conn: Connection) -> None:
+        """After `outcome_unknown`: once the store answers again, send `conn` the
+        current table, even if it is the one it has (the client waits for it)."""
+        if conn in self._refreshing or conn.closing:
+            return
+        conn.expect_refresh()
+
+        async def run() -> None:
+            try:
+                change = await self._load(conn.room_code, lambda: not conn.closing)
+                room = self.rooms.get(conn.room_code)
+                if change is not None and room is not None:
+                    self._apply(conn.room_code, room, change)
+                    if self._judge(conn, change.conns, change.player_ids):
+                        conn.deliver(change, refresh=True)
+            finally:
+                self._refreshing.pop(conn, None)
+
+        self._refreshing[conn] = asyncio.create_task(run(), name=f"refresh-{conn.room_code}")
 
     def close_all(self, close_code: CloseCode, reason: str) -> list[Connection]:
         """Queue a close on every local socket (shutdown); returns them."""
@@ -133,6 +216,12 @@ class Hub:
 
     async def unsubscribe_all(self) -> None:
         """Drop every subscription (shutdown)."""
+        tasks, self._refreshing = list(self._refreshing.values()), {}
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         rooms, self.rooms = self.rooms, {}
         for room_code, room in rooms.items():
             if room.unsubscribe is not None:

@@ -28,6 +28,13 @@ Slot = Literal["left", "middle", "right"]
 Source = Literal["stock", "discard"]
 Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
+# Every `error.code` a socket may send: the engine's refusals (`engine.ErrorCode`)
+# and the server's own (`ServerErrorCode`); test_server_protocol.py checks both lists.
+SocketErrorCode = Literal[
+    "bad_message", "not_host", "not_your_turn", "too_early", "wrong_phase", "illegal",
+    "unknown_player", "room_full", "game_started",
+    "too_large", "rate_limited", "busy", "store_unavailable", "outcome_unknown", "internal",
+]
 MsgId = Annotated[str, Field(max_length=128)]
 PlayerId = Annotated[str, Field(min_length=1, max_length=32)]
 
@@ -504,10 +511,11 @@ class Update(_Server):
 
 
 class ErrorMsg(_Server):
-    """A refused client message; the table did not change."""
+    """A refused client message; the table did not change, except after
+    `outcome_unknown` (it may have: the next update tells)."""
 
     type: Literal["error"]
-    code: str
+    code: SocketErrorCode
     message: str
     ref: str | None = None
     rule: str | None = None

@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Sequence
 from typing import TypeVar
 
-from crisp.store import Handler, Lease, Store, Unsubscribe, Versioned
+from crisp.store import GapHandler, Handler, Lease, Store, Unsubscribe, Versioned
 
 from .hooks import ServerHooks
 from .logs import fields
@@ -96,8 +96,10 @@ class ObservedStore(Store):
     async def publish(self, code: str, message: str) -> None:
         await self._call("publish", code, self.inner.publish(code, message))
 
-    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
-        return await self._call("subscribe", code, self.inner.subscribe(code, handler))
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
+        return await self._call("subscribe", code, self.inner.subscribe(code, handler, on_gap))
 
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
         return await self._call("claim_due", None, self.inner.claim_due(now_ms, lease_ms, limit))

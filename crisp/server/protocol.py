@@ -40,7 +40,8 @@ class ServerErrorCode(StrEnum):
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     BUSY = "busy"
-    STORE_UNAVAILABLE = "store_unavailable"
+    STORE_UNAVAILABLE = "store_unavailable"  # nothing was written
+    OUTCOME_UNKNOWN = "outcome_unknown"  # sent to the store, not known whether saved (v1.1)
     INTERNAL = "internal"
     # HTTP only
     BAD_REQUEST = "bad_request"
@@ -75,7 +76,8 @@ class EndReason(StrEnum):
     TOO_BIG = "too_big"
     RATE = "rate"
     TOO_SLOW = "too_slow"
-    STORE_UNAVAILABLE = "store_unavailable"
+    STORE_UNAVAILABLE = "store_unavailable"  # nothing was written
+    OUTCOME_UNKNOWN = "outcome_unknown"  # sent to the store, not known whether saved (v1.1)
     INTERNAL = "internal"
 
     @property

@@ -16,10 +16,15 @@ disconnected: only the newest one does.
 only the host clears it (docs/protocol-additions.md, "Locked rooms").
 
 Published message (JSON text), one per saved change:
-    {"t": "change", "state": <State.to_json()>, "events": [<Event.to_json()>...],
-     "conns": {...}, "seats": [player ids], "locked": bool}
-`seats` lists the players who hold a seat (`Change.player_ids`). Every process
-fans it out to its local sockets without reloading the room.
+    {"t": "change", "v": <store version>, "state": <State.to_json()>,
+     "events": [<Event.to_json()>...], "conns": {...}, "seats": [player ids],
+     "locked": bool}
+`v` is the version the store gave this save (the compare-and-set's expected
+version + 1), so a process can tell a stale message from a new one and notice
+one it missed. `seats` lists the players who hold a seat (`Change.player_ids`).
+Every process fans it out to its local sockets without reloading the room; a
+document loaded from the store gives the same `Change` (`Change.of_doc`), with
+no events.
 """
 
 from __future__ import annotations
@@ -97,24 +102,35 @@ class RoomDoc:
 
 @dataclass(frozen=True)
 class Change:
-    """A published room change, as decoded by each process."""
+    """A room as saved (store version `room_version`), with the events that produced
+    it: a published change as decoded by each process, or a reloaded document."""
 
     state: State
     events: list[Event]
     conns: dict[str, ConnRef]
     player_ids: frozenset[str]  # the players holding a seat after the change
+    room_version: int  # the store's version of the document
     locked: bool = False  # RoomDoc.locked after the change
 
     @property
     def version(self) -> int:
+        """The table's version (the view's `version`)."""
         return int(self.state.version)
 
+    @classmethod
+    def of_doc(cls, doc: RoomDoc, room_version: int) -> Change:
+        """A document loaded from the store, as a change without events."""
+        return cls(doc.state, [], dict(doc.conns), frozenset(doc.token_hashes), room_version,
+                   doc.locked)
 
-def change_message(doc: RoomDoc, events: list[Event]) -> str:
-    """The pub/sub message for a saved document and the events that produced it."""
+
+def change_message(doc: RoomDoc, events: list[Event], room_version: int) -> str:
+    """The pub/sub message for a document saved as store version `room_version`, and
+    the events that produced it."""
     return json.dumps(
         {
             "t": "change",
+            "v": room_version,
             "state": doc.state.to_json(),
             "events": [ev.to_json() for ev in events],
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
@@ -135,5 +151,6 @@ def parse_message(text: str) -> Change | None:
         events=[Event.from_json(ev) for ev in data["events"]],
         conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data["conns"].items()},
         player_ids=frozenset(data["seats"]),
+        room_version=int(data["v"]),
         locked=bool(data.get("locked", False)),
     )

@@ -325,7 +325,7 @@ class Rooms:
                     room_code,
                     found.version,
                     new_doc.dumps(),
-                    message=change_message(new_doc, out.events),
+                    message=change_message(new_doc, out.events, found.version + 1),
                     deadline_ms=deadline,
                 )
             if saved is not None:

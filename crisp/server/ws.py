@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from crisp.engine import ErrorCode
-from crisp.store import StoreUnavailable
+from crisp.store import OutcomeUnknown, StoreUnavailable
 
 from .clients import client_of
 from .codes import normalize_code
@@ -334,6 +334,8 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
         else:
             error = failure.error_code
             _error(conn, ctx, failure.error_code, failure.message, ref, failure.rule)
+            if isinstance(exc, OutcomeUnknown):  # the client waits for its next update
+                ctx.hub.refresh(conn)
     finally:
         ctx.hooks.action(conn.room_code, kind, time.perf_counter() - started, error)
 

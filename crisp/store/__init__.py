@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
+    GapHandler,
     Handler,
     Lease,
+    OutcomeUnknown,
     Store,
     StoreError,
     StoreUnavailable,
@@ -29,9 +31,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_IDLE_TTL_S",
     "Fanout",
+    "GapHandler",
     "Handler",
     "Lease",
     "MemoryStore",
+    "OutcomeUnknown",
     "RedisStore",
     "Store",
     "StoreError",

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 Handler = Callable[[str], Awaitable[None]]
+GapHandler = Callable[[], Awaitable[None]]
 Unsubscribe = Callable[[], Awaitable[None]]
 
 DEFAULT_IDLE_TTL_S = 6 * 3600
@@ -19,10 +20,15 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """The backend did not answer (connection refused, dropped or timed out).
+    """The backend could not be reached: the request never got to it (connection
+    refused, no connection to be had, a read that failed). Nothing was written."""
 
-    For a write (create, save, delete, publish, claim_due) the outcome is unknown: the
-    command may or may not have been applied. Reload the room to find out."""
+
+class OutcomeUnknown(StoreUnavailable):
+    """A write (create, save, delete, publish, claim_due, claim_mark) was sent to the
+    backend but its answer never came (a timeout, or the connection dropped after
+    the request went out): it may or may not have been applied. Reload the room once
+    the store answers again to learn which."""
 
 
 @dataclass(frozen=True, order=True)
@@ -92,14 +98,19 @@ class Store(ABC):
         """Send `message` to every subscriber of the room, in every process."""
 
     @abstractmethod
-    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
         """Call `handler(message)` for every message published on the room from now on
         (once this returns, the subscription is active), one at a time and in order.
         Each subscriber has its own queue, so a slow handler delays only itself; an
         exception in a handler is logged and does not stop later calls.
         Returns an idempotent async function that ends the subscription; after it
         returns the handler is not called again. Messages published while a backend
-        connection was down are lost (pub/sub is at most once)."""
+        connection was down are lost (pub/sub is at most once): once the subscription
+        is active again after such a loss, `on_gap()` is called, in order with the
+        messages (after those received before the loss, before those received after
+        it), so the subscriber can reload what it may have missed."""
 
     @abstractmethod
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:

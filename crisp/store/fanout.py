@@ -2,7 +2,9 @@
 
 Each `Subscription` has its own unbounded queue and worker task, so handlers run
 one message at a time and in publish order, a slow handler delays only itself,
-and a publisher never runs handler code (no re-entrancy)."""
+and a publisher never runs handler code (no re-entrancy). A backend that may have
+lost messages (its connection dropped) calls `lost(code)`: each subscriber's
+`on_gap` then runs in its turn, between the messages before and after the loss."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 
-from crisp.store.base import Handler
+from crisp.store.base import GapHandler, Handler
 
 log = logging.getLogger(__name__)
 
@@ -19,12 +21,13 @@ class Subscription:
     """One local subscriber of a room: the handle `Fanout.add` returns and
     `Fanout.remove` takes."""
 
-    __slots__ = ("closed", "code", "handler", "queue", "task")
+    __slots__ = ("closed", "code", "handler", "on_gap", "queue", "task")
 
-    def __init__(self, code: str, handler: Handler) -> None:
+    def __init__(self, code: str, handler: Handler, on_gap: GapHandler | None = None) -> None:
         self.code = code
         self.handler = handler
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.on_gap = on_gap
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()  # None: messages were lost
         self.closed = False
         self.task = asyncio.get_running_loop().create_task(
             self._run(), name=f"crisp-store-sub-{code}"
@@ -36,7 +39,10 @@ class Subscription:
             if self.closed:
                 return
             try:
-                await self.handler(message)
+                if message is not None:
+                    await self.handler(message)
+                elif self.on_gap is not None:
+                    await self.on_gap()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -58,9 +64,11 @@ class Fanout:
     def __init__(self) -> None:
         self._subs: dict[str, list[Subscription]] = {}
 
-    def add(self, code: str, handler: Handler) -> tuple[Subscription, bool]:
+    def add(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> tuple[Subscription, bool]:
         """Register a subscriber; the bool is True if it is the room's first one."""
-        sub = Subscription(code, handler)
+        sub = Subscription(code, handler, on_gap)
         subs = self._subs.setdefault(code, [])
         subs.append(sub)
         return sub, len(subs) == 1
@@ -85,6 +93,11 @@ class Fanout:
         """Queue `message` for every local subscriber of the room."""
         for sub in self._subs.get(code, ()):
             sub.queue.put_nowait(message)
+
+    def lost(self, code: str) -> None:
+        """Messages of the room may have been lost: queue each subscriber's `on_gap`."""
+        for sub in self._subs.get(code, ()):
+            sub.queue.put_nowait(None)
 
     async def close(self) -> None:
         """Stop every subscriber."""

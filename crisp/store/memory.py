@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
+    GapHandler,
     Handler,
     Lease,
     Store,
@@ -160,8 +161,11 @@ class MemoryStore(Store):
     async def publish(self, code: str, message: str) -> None:
         self._fanout.deliver(code, message)
 
-    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
-        sub, _ = self._fanout.add(code, handler)
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
+        # In one process nothing is ever lost: `on_gap` is never called.
+        sub, _ = self._fanout.add(code, handler, on_gap)
 
         async def unsubscribe() -> None:
             await self._fanout.remove(sub)

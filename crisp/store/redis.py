@@ -17,7 +17,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
+from contextvars import ContextVar
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
@@ -26,8 +28,10 @@ from redis.backoff import NoBackoff
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
     MAX_DEBT_S,
+    GapHandler,
     Handler,
     Lease,
+    OutcomeUnknown,
     Store,
     StoreUnavailable,
     Unsubscribe,
@@ -163,6 +167,52 @@ def _opt_int(value: int | None) -> str | int:
     return "" if value is None else int(value)
 
 
+# True once the calling task got a connected connection for its current store call:
+# a failure after that may have reached Redis (its outcome is unknown); a failure
+# before it (refused, no free connection, connect timeout) certainly did not.
+_reached: ContextVar[bool] = ContextVar("crisp_redis_reached", default=False)
+
+
+class _TrackingPool(BlockingConnectionPool):
+    """The blocking pool, handing out only connections that are connected and not
+    closed by Redis, and noting in the caller's context when it did."""
+
+    async def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        conn = await super().get_connection(*args, **kwargs)  # type: ignore[no-untyped-call]
+        try:
+            # An idle connection whose stream ended (Redis restarted or killed it) is
+            # replaced before anything is sent on it. redis-py 5 checks this itself;
+            # 8 skips the check when its maintenance notifications are on.
+            check = getattr(conn, "can_read", None) or conn.can_read_destructive  # 8 / 5
+            try:
+                stale = bool(await check())
+            except CONN_ERRORS:
+                stale = True
+            if stale:
+                await conn.disconnect()
+                await conn.connect()
+        except BaseException:
+            await self.release(conn)
+            raise
+        _reached.set(True)
+        return conn
+
+
+def split_op_timeout(url: str, default: float) -> tuple[str, float]:
+    """`url` without its `op_timeout` query option (seconds), and that value (else
+    `default`). redis-py would refuse the option, so it is taken out here."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    values = [v for k, v in query if k == "op_timeout"]
+    if not values:
+        return url, default
+    timeout = float(values[-1])
+    if not 0 < timeout <= 3600:
+        raise ValueError(f"op_timeout must be between 0 and 3600 seconds, not {timeout}")
+    rest = urlencode([(k, v) for k, v in query if k != "op_timeout"])
+    return urlunsplit(parts._replace(query=rest)), timeout
+
+
 class RedisStore(Store):
     """A Store on a Redis server (>= 5), shared by every process that uses the same URL
     and prefix."""
@@ -175,9 +225,10 @@ class RedisStore(Store):
         prefix: str = "crisp:",
         op_timeout_s: float = 5.0,
         subscribe_timeout_s: float = 5.0,
-        pubsub_ping_s: float = 15.0,
+        pubsub_ping_s: float = 2.0,
         max_connections: int = 64,
     ) -> None:
+        url, op_timeout_s = split_op_timeout(url, op_timeout_s)
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._room_prefix = prefix + "room:"
         self._deadlines_key = prefix + "deadlines"
@@ -186,7 +237,8 @@ class RedisStore(Store):
         self._budget_prefix = prefix + "budget:"
         self._op_timeout = op_timeout_s
         # No automatic retries: re-running a CAS, create or publish after a dropped
-        # reply could apply it twice. Errors surface as StoreUnavailable instead.
+        # reply could apply it twice. Errors surface as StoreUnavailable (nothing was
+        # sent) or OutcomeUnknown (a write was sent, its answer never came) instead.
         common: dict[str, Any] = {
             "decode_responses": True,
             "retry": Retry(NoBackoff(), 0),
@@ -196,7 +248,7 @@ class RedisStore(Store):
         # A bounded, blocking pool: under load, operations wait (up to the op timeout)
         # for a free connection instead of failing with "Too many connections".
         # `?max_connections=N` in the URL overrides the size.
-        pool = BlockingConnectionPool.from_url(
+        pool = _TrackingPool.from_url(
             url, max_connections=max_connections, timeout=op_timeout_s,
             socket_timeout=op_timeout_s, **common)
         self._r = Redis.from_pool(pool)
@@ -223,11 +275,18 @@ class RedisStore(Store):
         return self._room_prefix + code
 
     @contextlib.asynccontextmanager
-    async def _guard(self) -> AsyncIterator[None]:
+    async def _guard(self, *, write: bool = False) -> AsyncIterator[None]:
+        """Connection errors as StoreUnavailable; for a `write` whose request may have
+        reached Redis (a connection was obtained), OutcomeUnknown."""
+        token = _reached.set(False)
         try:
             yield
         except CONN_ERRORS as e:
+            if write and _reached.get():
+                raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
             raise StoreUnavailable(f"redis: {e}") from e
+        finally:
+            _reached.reset(token)
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -251,7 +310,7 @@ class RedisStore(Store):
 
     async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
         args: list[str | int] = [code, doc, self._ttl_ms, _opt_int(deadline_ms)]
-        async with self._guard():
+        async with self._guard(write=True):
             return bool(await self._create(keys=self._room_keys(code), args=args))
 
     async def load(self, code: str) -> Versioned | None:
@@ -280,12 +339,12 @@ class RedisStore(Store):
             self._key(code),
             "" if message is None else message,
         ]
-        async with self._guard():
+        async with self._guard(write=True):
             result = await self._save(keys=self._room_keys(code), args=args)
         return None if result is None else int(result)
 
     async def delete(self, code: str) -> None:
-        async with self._guard():
+        async with self._guard(write=True):
             await self._delete(keys=self._room_keys(code), args=[code])
 
     async def exists(self, code: str) -> bool:
@@ -316,7 +375,7 @@ class RedisStore(Store):
         if limit <= 0:
             return []
         args: list[str | int] = [now_ms, now_ms + lease_ms, limit, self._room_prefix]
-        async with self._guard():
+        async with self._guard(write=True):
             codes: Sequence[str] = await self._claim(keys=[self._deadlines_key], args=args)
         return list(codes)
 
@@ -358,8 +417,10 @@ class RedisStore(Store):
     # -- pub/sub -----------------------------------------------------------------
 
     async def publish(self, code: str, message: str) -> None:
-        async with self._guard():
+        async with self._guard(write=True):
             await self._r.publish(self._key(code), message)
 
-    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
-        return await self._pubsub.subscribe(code, handler)
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
+        return await self._pubsub.subscribe(code, handler, on_gap)

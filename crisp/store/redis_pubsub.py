@@ -2,11 +2,14 @@
 and the local fan-out of each room channel's messages.
 
 `RedisPubSub` owns a dedicated Redis connection (blocking reads: no socket
-timeout). Its reader task reads messages, pings when idle, and on any connection
-error reconnects with backoff and re-subscribes every channel that has local
-subscribers. `subscribe` returns once Redis confirmed the SUBSCRIBE, so no
-message published after it returns can be missed. Publishing goes through the
-document connection (`RedisStore.publish`, and `save` inside its Lua script).
+timeout). Its reader task reads messages, pings when idle (an unanswered PING
+means the connection died silently), and on any connection error reconnects
+with backoff and re-subscribes every channel that has local subscribers. Once
+Redis confirms such a re-subscription, the channel's subscribers are told that
+messages may have been lost (`on_gap`), so they can reload. `subscribe` returns
+once Redis confirmed the SUBSCRIBE, so no message published after it returns
+can be missed. Publishing goes through the document connection
+(`RedisStore.publish`, and `save` inside its Lua script).
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from crisp.store.base import Handler, StoreUnavailable, Unsubscribe
+from crisp.store.base import GapHandler, Handler, StoreUnavailable, Unsubscribe
 from crisp.store.fanout import Fanout, Subscription
 
 log = logging.getLogger("crisp.store.redis")
 
 CONN_ERRORS = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError, OSError)
+MIN_BACKOFF_S = 0.05
+MAX_BACKOFF_S = 0.5  # a restarted Redis is subscribed to again within about this long
 
 
 class RedisPubSub:
@@ -50,6 +55,7 @@ class RedisPubSub:
         self._wanted: set[str] = set()  # channels with local subscribers
         self._pending: dict[str, int] = {}  # SUBSCRIBEs sent on this connection, unconfirmed
         self._ready: dict[str, asyncio.Future[None]] = {}  # done once confirmed
+        self._lost: set[str] = set()  # channels of a dropped connection, not yet back
         self._ps: PubSub | None = None
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
@@ -76,16 +82,19 @@ class RedisPubSub:
         await self._drop_connection()
         await self._fanout.close()
         self._wanted.clear()
+        self._lost.clear()
         self._ready.clear()
         await self._client.aclose()
 
     # -- subscribing -------------------------------------------------------------
 
-    async def subscribe(self, code: str, handler: Handler) -> Unsubscribe:
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
         """See `Store.subscribe`."""
         await self.start()
         channel = self._prefix + code
-        sub, _ = self._fanout.add(code, handler)
+        sub, _ = self._fanout.add(code, handler, on_gap)
         try:
             async with asyncio.timeout(self._sub_timeout):
                 async with self._lock:
@@ -121,6 +130,7 @@ class RedisPubSub:
             if self._fanout.has(sub.code) or channel not in self._wanted:
                 return
             self._wanted.discard(channel)
+            self._lost.discard(channel)
             self._ready.pop(channel, None)
             if self._ps is not None:
                 with contextlib.suppress(*CONN_ERRORS):
@@ -148,6 +158,8 @@ class RedisPubSub:
     async def _drop_connection(self) -> None:
         async with self._lock:
             ps, self._ps = self._ps, None
+            if ps is not None:  # what was published meanwhile is lost for these channels
+                self._lost |= self._wanted
             # New subscribers must wait for the re-subscription on the next connection.
             for channel, fut in list(self._ready.items()):
                 if fut.done():
@@ -172,13 +184,16 @@ class RedisPubSub:
             ready = self._ready.get(channel)
             if ready is not None and not ready.done() and channel in self._wanted:
                 ready.set_result(None)
+            if channel in self._lost:  # back after a loss: the subscribers reload
+                self._lost.discard(channel)
+                self._fanout.lost(channel[len(self._prefix) :])
 
     async def _read_loop(self) -> None:
         """Owns the pub/sub connection: reads messages, pings when idle, and on any
         connection error reconnects (with backoff) and re-subscribes every channel that
         has local subscribers."""
         loop = asyncio.get_running_loop()
-        backoff = 0.05
+        backoff = MIN_BACKOFF_S
         last_rx, ping_at = loop.time(), None
         while True:
             if self._ps is None:
@@ -189,11 +204,15 @@ class RedisPubSub:
                 try:
                     await self._connect()
                 except CONN_ERRORS as e:
-                    log.warning("redis pub/sub: connect failed (%s); retrying in %.2fs", e, backoff)
+                    # The first failure of an outage is a warning, the retries are not.
+                    level = logging.WARNING if backoff == MIN_BACKOFF_S else logging.DEBUG
+                    log.log(level, "redis pub/sub: connect failed (%r); retrying", e)
                     await asyncio.sleep(backoff)
-                    backoff = min(backoff * 2, 2.0)
+                    backoff = min(backoff * 2, MAX_BACKOFF_S)
                     continue
-                backoff = 0.05
+                if backoff != MIN_BACKOFF_S:
+                    log.info("redis pub/sub: connected again")
+                backoff = MIN_BACKOFF_S
                 last_rx, ping_at = loop.time(), None
             ps = self._ps
             assert ps is not None
@@ -215,4 +234,4 @@ class RedisPubSub:
                 log.exception("redis pub/sub: unexpected error; reconnecting")
                 await self._drop_connection()
                 await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
+                backoff = min(backoff * 2, MAX_BACKOFF_S)

@@ -5,7 +5,8 @@
                   (test hooks on, CRISP_HTTP_LIMITS=off and no per-client message rate
                   unless given)
     server        make_server() with test hooks and a fast clock (time_scale FAST)
-    spawn_server  factory like make_server but not parametrized (pass redis_url yourself)
+    spawn_server  factory like make_server but not parametrized (pass redis_url yourself;
+                  `hooks=` replaces the app's ServerHooks)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from crisp.server.hooks import ServerHooks
 from crisp.server.settings import Settings
 from tests.support.servers import ThreadServer
 
@@ -30,7 +32,7 @@ FAST = 0.05  # CRISP_TIME_SCALE for the suite: 2 s -> 100 ms, 3 s -> 150 ms, 10 
 def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
     servers: list[ThreadServer] = []
 
-    def make(**overrides: Any) -> ThreadServer:
+    def make(hooks: ServerHooks | None = None, **overrides: Any) -> ThreadServer:
         # Many rooms and seats from one address: the per-client HTTP limits are off (a
         # test hook, protocol.md v1.1) and the per-client message rate is out of reach;
         # the tests of those limits (tests/edge/) set them.
@@ -39,7 +41,7 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
             "client_rate_per_s": 100_000,
         }
         values.update(overrides)
-        server = ThreadServer(Settings(**values)).start()
+        server = ThreadServer(Settings(**values), hooks).start()
         servers.append(server)
         return server
 

@@ -33,7 +33,7 @@ from crisp.server.messages import SERVER_ADAPTER, parse_client, protocol_schema
 from crisp.server.protocol import CloseCode, EndReason, Refusal, ServerErrorCode
 from crisp.server.roomdoc import DOC_VERSION, RoomDoc, UnknownDocVersion
 from crisp.server.rooms import room_summary
-from crisp.store import StoreUnavailable
+from crisp.store import OutcomeUnknown, StoreUnavailable
 
 ENUMS: list[type[Enum]] = [CloseCode, ServerErrorCode, EndReason, Refusal]
 
@@ -104,6 +104,10 @@ def test_the_wire_literals_are_the_engines_vocabulary() -> None:
     assert get_args(messages.Slot) == tuple(slot.label for slot in engine.Slot)
     assert set(get_args(messages.Source)) == set(engine.Source)
     assert set(get_args(messages.Status)) == set(engine.Status)
+    http_only = {"bad_request", "bad_name", "bad_deck", "bad_dealer", "test_hooks_off",
+                 "not_found", "method_not_allowed", "forbidden", "origin_refused", "http_error"}
+    socket_codes = set(engine.ErrorCode) | (set(ServerErrorCode) - http_only)
+    assert set(get_args(messages.SocketErrorCode)) == socket_codes
 
 
 def test_every_action_type_has_a_message() -> None:
@@ -200,7 +204,11 @@ def test_failures_of_the_table() -> None:
     kicked = failure_of(SeatGone("p2"))
     assert kicked is not None and kicked.close is not None
     assert (kicked.close.close_code, kicked.close.end_reason) == (4403, "kicked")
-    for exc, code in ((RoomBusy("K7QX"), "busy"), (StoreUnavailable("down"), "store_unavailable")):
+    for exc, code in (
+        (RoomBusy("K7QX"), "busy"),
+        (StoreUnavailable("down"), "store_unavailable"),
+        (OutcomeUnknown("sent, no answer"), "outcome_unknown"),
+    ):
         found = failure_of(exc)
         assert found is not None and (found.error_code, found.http_status) == (code, 503)
         assert found.close is None  # the socket stays open
@@ -214,7 +222,8 @@ def test_failures_of_the_table() -> None:
         found = failure_of(exc)
         assert found is not None and (found.error_code, found.http_status) == (code, status)
     assert set(FAILURES) == {
-        RoomNotFound, SeatGone, RoomBusy, StoreUnavailable, RoomLocked, NameTaken, RateLimited,
+        RoomNotFound, SeatGone, RoomBusy, StoreUnavailable, OutcomeUnknown, RoomLocked, NameTaken,
+        RateLimited,
     }
 
 

@@ -4,6 +4,8 @@ the connection drops or the server dies. Always a real redis-server."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import AsyncIterator, Iterator
 
@@ -11,7 +13,8 @@ import pytest
 from redis.asyncio import Redis
 
 from crisp.bench.procs import RedisServer, start_redis
-from crisp.store import RedisStore, StoreUnavailable, Versioned
+from crisp.store import OutcomeUnknown, RedisStore, StoreUnavailable, Versioned
+from crisp.store.redis import split_op_timeout
 from tests.store.helpers import Inbox
 
 
@@ -223,3 +226,97 @@ async def test_more_concurrent_operations_than_pool_connections_wait_for_a_conne
         assert len(clients) <= 4 + 2  # the pool, the pub/sub connection, this test's client
     finally:
         await store.close()
+
+
+# ---- what was lost, and what is known (issue 10) ----
+
+
+class GapInbox(Inbox):
+    """Records messages and, as "<gap>", each `on_gap` call, in the order they came."""
+
+    async def on_gap(self) -> None:
+        await self("<gap>")
+
+
+async def test_on_gap_follows_a_lost_connection_in_order_with_the_messages(
+    rstore: RedisStore, raw: Redis
+) -> None:
+    inbox = GapInbox()
+    await rstore.subscribe("ABCD", inbox, inbox.on_gap)
+    await rstore.publish("ABCD", "before")
+    await inbox.wait_for(1)
+    assert await raw.client_kill_filter(_type="pubsub") == 1
+    await inbox.wait_for(2)  # reported once subscribed again ...
+    for i in range(3):
+        await rstore.publish("ABCD", f"after{i}")
+    got = await inbox.wait_for(5)
+    assert got == ["before", "<gap>", "after0", "after1", "after2"]  # ... before what follows
+
+
+async def test_on_gap_after_redis_restarts(own_redis: RedisServer) -> None:
+    store = RedisStore(own_redis.url)
+    await store.start()
+    try:
+        inbox = GapInbox()
+        await store.subscribe("ABCD", inbox, inbox.on_gap)
+        own_redis.kill()
+        await asyncio.sleep(0.3)
+        restarted = start_redis(port=own_redis.port)
+        try:
+            t0 = time.monotonic()
+            await inbox.wait_for(1, timeout=3)
+            assert inbox.messages == ["<gap>"]
+            assert time.monotonic() - t0 < 1.5  # reconnect backoff is at most 0.5 s
+        finally:
+            restarted.stop()
+    finally:
+        await asyncio.wait_for(store.close(), 5)
+
+
+async def test_a_save_sent_to_a_frozen_redis_is_an_unknown_outcome(
+    own_redis: RedisServer,
+) -> None:
+    """SIGSTOP: the save is sent and never answered: OutcomeUnknown (and Redis applies
+    it when it runs again). A load is a read: StoreUnavailable."""
+    store = RedisStore(own_redis.url + "?op_timeout=0.3")
+    await store.start()
+    try:
+        await store.create("ABCD", "v0")
+        assert await store.save("ABCD", 1, "v1") == 2  # the save script is loaded in Redis
+        os.kill(own_redis.pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(OutcomeUnknown):
+                await store.save("ABCD", 2, "v2")
+            with pytest.raises(StoreUnavailable) as read:
+                await store.load("ABCD")
+            assert not isinstance(read.value, OutcomeUnknown)
+        finally:
+            os.kill(own_redis.pid, signal.SIGCONT)
+        assert await store.load("ABCD") == Versioned(3, "v2")  # it was applied after all
+    finally:
+        await asyncio.wait_for(store.close(), 5)
+
+
+async def test_a_save_to_a_dead_redis_is_known_not_written(own_redis: RedisServer) -> None:
+    """Connection refused: nothing can have been written: StoreUnavailable only."""
+    store = RedisStore(own_redis.url)
+    await store.start()
+    try:
+        await store.create("ABCD", "v1")
+        own_redis.kill()
+        await asyncio.sleep(0.05)  # the pool's idle connections see the end of the stream
+        for call in (store.save("ABCD", 1, "v2"), store.create("EFGH", "x"),
+                     store.claim_due(0, 10), store.publish("ABCD", "m")):
+            with pytest.raises(StoreUnavailable) as failed:
+                await call
+            assert not isinstance(failed.value, OutcomeUnknown), failed.value
+    finally:
+        await asyncio.wait_for(store.close(), 5)
+
+
+def test_op_timeout_is_read_from_the_url() -> None:
+    assert split_op_timeout("redis://h:1/0", 5.0) == ("redis://h:1/0", 5.0)
+    assert split_op_timeout("redis://h:1/0?op_timeout=0.5&max_connections=8", 5.0) == (
+        "redis://h:1/0?max_connections=8", 0.5)
+    with pytest.raises(ValueError):
+        split_op_timeout("redis://h/0?op_timeout=0", 5.0)

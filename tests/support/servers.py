@@ -19,6 +19,7 @@ import uvicorn
 
 from crisp.bench.procs import CrispServer, free_port, start_crisp
 from crisp.server.app import create_app
+from crisp.server.hooks import ServerHooks
 from crisp.server.main import uvicorn_options
 from crisp.server.settings import Settings
 
@@ -40,11 +41,12 @@ class LiveServer:
 
 
 class ThreadServer(LiveServer):
-    """uvicorn running `create_app(settings)` in a background thread (own event loop)."""
+    """uvicorn running `create_app(settings, hooks=hooks)` in a background thread (own
+    event loop)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, hooks: ServerHooks | None = None) -> None:
         self.settings = settings
-        self.app = create_app(settings)
+        self.app = create_app(settings, hooks=hooks)
         config = uvicorn.Config(
             self.app,
             host="127.0.0.1",

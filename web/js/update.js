@@ -14,7 +14,7 @@
 
 import { msg, has } from './i18n.js';
 import { describe, publicEvent } from './events.js';
-import { Status } from './protocol.js';
+import { ErrorCode, Status } from './protocol.js';
 import { sampleClock, serverTime } from './state.js';
 
 export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidden sooner
@@ -23,6 +23,9 @@ export const FLASH_MS = 1400;
 export const TOAST_MS = 4000;
 const LOG_LINES = 60;
 const MAX_WAKE_MS = 60000;
+// `pending` after `outcome_unknown`: the action may have been saved, so the taps
+// wait for the next update (the server sends one as soon as its store answers).
+export const UNTIL_NEXT_UPDATE = Number.MAX_SAFE_INTEGER;
 
 /** The message (i18n.js `msg`) for an error code (protocol.js). */
 export function errorMessage(code, message) {
@@ -39,7 +42,8 @@ export function withToast(state, message, now) {
 
 /**
  * The state after the server message `msg` arrived at local time `now` (Date.now()).
- * An `error` shows a toast and unblocks the taps; an `update` replaces the view
+ * An `error` shows a toast and unblocks the taps (after `outcome_unknown` they stay
+ * blocked until the next update); an `update` replaces the view
  * (every update is whole) and turns its events into log lines, highlights, peeks
  * and banners. Anything else changes nothing.
  * @returns {{state: object, effects: object[]}}
@@ -47,8 +51,10 @@ export function withToast(state, message, now) {
 export function applyUpdate(state, msg, now) {
   if (!msg || typeof msg !== 'object') return { state, effects: [] };
   if (msg.type === 'error') {
-    const unblocked = { ...state, pending: 0, optionsDraft: null };
-    return { state: withToast(unblocked, errorMessage(msg.code, msg.message), now), effects: [] };
+    const after = msg.code === ErrorCode.OUTCOME_UNKNOWN
+      ? { ...state, pending: UNTIL_NEXT_UPDATE } // not known to be unchanged: wait
+      : { ...state, pending: 0, optionsDraft: null };
+    return { state: withToast(after, errorMessage(msg.code, msg.message), now), effects: [] };
   }
   if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
   const view = msg.view;
