@@ -59,6 +59,14 @@ class ServerErrorCode(StrEnum):
     HTTP_ERROR = "http_error"  # any other HTTP status from the framework
 
 
+# The server's own codes a socket's `error` may carry (with the engine's ErrorCode);
+# `messages.SocketErrorCode` lists them all for the schema.
+SOCKET_ERRORS = frozenset({
+    ServerErrorCode.TOO_LARGE, ServerErrorCode.RATE_LIMITED, ServerErrorCode.BUSY,
+    ServerErrorCode.STORE_UNAVAILABLE, ServerErrorCode.OUTCOME_UNKNOWN, ServerErrorCode.INTERNAL,
+})
+
+
 class EndReason(StrEnum):
     """Why the server ended a socket that passed hello (logs; `ws_closed` hooks).
 

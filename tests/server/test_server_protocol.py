@@ -30,7 +30,13 @@ from crisp.server.errors import (
     failure_of,
 )
 from crisp.server.messages import SERVER_ADAPTER, parse_client, protocol_schema
-from crisp.server.protocol import CloseCode, EndReason, Refusal, ServerErrorCode
+from crisp.server.protocol import (
+    SOCKET_ERRORS,
+    CloseCode,
+    EndReason,
+    Refusal,
+    ServerErrorCode,
+)
 from crisp.server.roomdoc import DOC_VERSION, RoomDoc, UnknownDocVersion
 from crisp.server.rooms import room_summary
 from crisp.store import OutcomeUnknown, StoreUnavailable
@@ -104,10 +110,7 @@ def test_the_wire_literals_are_the_engines_vocabulary() -> None:
     assert get_args(messages.Slot) == tuple(slot.label for slot in engine.Slot)
     assert set(get_args(messages.Source)) == set(engine.Source)
     assert set(get_args(messages.Status)) == set(engine.Status)
-    http_only = {"bad_request", "bad_name", "bad_deck", "bad_dealer", "test_hooks_off",
-                 "not_found", "method_not_allowed", "forbidden", "origin_refused", "http_error"}
-    socket_codes = set(engine.ErrorCode) | (set(ServerErrorCode) - http_only)
-    assert set(get_args(messages.SocketErrorCode)) == socket_codes
+    assert set(get_args(messages.SocketErrorCode)) == set(engine.ErrorCode) | SOCKET_ERRORS
 
 
 def test_every_action_type_has_a_message() -> None:
