@@ -136,6 +136,16 @@ export const act = {
   },
   kick: (player) => send({ type: 'kick', player }),
   lock: (locked) => send({ type: 'lock', locked }),
+  setBotLevel: (botLevel) => setState({ botLevel }),
+  addBot: () => send({ type: 'add_bot', level: getState().botLevel }),
+  askLeave: () => setState({ confirmLeave: true, menuOpen: false }),
+  cancelLeave: () => setState({ confirmLeave: false }),
+  // R17.5: the server frees the seat (lobby) or gives it to the computer (game),
+  // and closes this socket with 4403; routing.js then shows the home screen.
+  leave: () => {
+    setState({ confirmLeave: false });
+    if (send({ type: 'leave' })) setState({ leaving: true });
+  },
   start: () => send({ type: 'start' }),
   ready: () => {
     if (send({ type: 'ready' }, false)) {

@@ -52,6 +52,15 @@ export function describe(ev, ctx) {
     case 'connected':
     case 'disconnected':
       return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [`seat:${ev.player}`] };
+    case 'away':
+    case 'back':
+      return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [`seat:${ev.player}`] };
+    case 'host_changed':
+      return { text: who('host_changed'), flash: [`seat:${ev.player}`] };
+    case 'bot_added':
+      return { text: t('ev.bot_added', { name, level: t(`level.${ev.level}`) }), flash: [`seat:${ev.player}`] };
+    case 'took_over':
+      return { text: t('ev.took_over', { name }), flash: [`seat:${ev.player}`] };
     case 'options':
       return { text: t('ev.options', { options: optionsText(ev.options || {}) }), flash: ['options'] };
     case 'round_started':

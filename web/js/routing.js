@@ -35,6 +35,7 @@ export function showHome(code, error = null) {
   setState({
     screen: 'home', code: null, view: null, conn: 'idle', homeCode: code || '',
     homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
+    confirmLeave: false, leaving: false,
   });
   if (code) lookUp(code);
 }
@@ -62,6 +63,7 @@ export function enterRoom(code) {
   replaceState({
     ...S, screen: 'room', code, view: null, log: [], peeks: {}, flashes: {}, queen: null,
     pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
+    confirmLeave: false, leaving: false,
     names: {}, clock: restartClock(S.clock),
   });
   if (location.pathname !== `/r/${code}`) history.replaceState(null, '', `/r/${code}`);
@@ -106,7 +108,10 @@ function onFatal(reason) {
     return;
   }
   forgetSeat(code);
-  if (reason === 'token') {
+  if (getState().leaving && reason !== 'token') {
+    history.replaceState(null, '', '/');
+    showHome('', msg('fatal.left', { code }));
+  } else if (reason === 'token') {
     history.replaceState(null, '', `/r/${code}`);
     showHome(code, msg('fatal.token', { code }));
   } else if (reason === 'gone') {

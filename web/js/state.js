@@ -59,6 +59,9 @@ export function initialState() {
     readyRound: null, // round for which "ready" was sent
     settings: loadSettings(),
     menuOpen: false,
+    botLevel: 'normal', // the level of the next computer player the host adds (R17.1)
+    confirmLeave: false, // the "Leave the room?" question is open
+    leaving: false, // this player asked to leave: the seat's end is expected (R17.5)
   };
 }
 

@@ -53,7 +53,7 @@ export function applyUpdate(state, msg, now) {
   if (msg.type === 'error') {
     const after = msg.code === ErrorCode.OUTCOME_UNKNOWN
       ? { ...state, pending: UNTIL_NEXT_UPDATE } // not known to be unchanged: wait
-      : { ...state, pending: 0, optionsDraft: null };
+      : { ...state, pending: 0, optionsDraft: null, leaving: false };
     return { state: withToast(after, errorMessage(msg.code, msg.message), now), effects: [] };
   }
   if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
@@ -104,6 +104,8 @@ function applyEvent(s, ev, now, effects) {
   }
   if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
   if (ev.kind === 'crisp') s.banner = { ev: publicEvent(ev), until: now + 2500 };
+  // R17.4: the new host is told so (the role's buttons appear with the view).
+  if (ev.kind === 'host_changed' && ev.player === you) s.banner = { ev: publicEvent(ev), until: now + 3000 };
   // Whether there is a line and what lights up do not depend on the language or on names.
   const d = describe(ev, { you, name: (id) => id });
   // Someone else's Queen took one of your cards: say it big, it changes what you know.

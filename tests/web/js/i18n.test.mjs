@@ -45,6 +45,7 @@ function sampleParams(code) {
     code: '#', card: '10♦', slot: t('slot.left'), target_slot: t('slot.right'),
     round: 3, n: 100, total: -2, options: t('opt.noLimit'), rank: t('rank.Q'), suit: t('suit.S'),
     minus: formatNumber(-5), plus: formatNumber(5, { signed: true }), message: '',
+    level: t('level.normal'),
   };
 }
 

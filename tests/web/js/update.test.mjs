@@ -13,7 +13,7 @@ import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST
 import { initialState, serverTime } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
-import { seatOrder, seatTags, eventText, bannerText } from '../../../web/js/render/parts.js';
+import { seatOrder, seatTags, presenceTags, eventText, bannerText } from '../../../web/js/render/parts.js';
 
 // i18n.js fetches i18n/<lang>.json next to itself (a file: URL here) and sets
 // <html lang dir>: give it both.
@@ -307,4 +307,45 @@ test('seat tags come in one fixed order, only those that apply', () => {
   assert.deepEqual(text(seatTags({ offline: true, dealer: true, crisp: false })), ['dealer', '⚠ offline']);
   assert.deepEqual(seatTags({}), []);
   assert.deepEqual(text(seatTags({ you: true, host: true })), ['host', 'you']);
+});
+
+test('r17 computer players and away seats: their tags, and presence tags per seat', () => {
+  const words = (tags) => tags.map((tag) => tag.children.map((c) => (typeof c === 'string' ? c : c.children.join(''))).join(''));
+  assert.deepEqual(words(seatTags({ host: true, bot: 'easy' })), ['host', '🤖 computer · easy']);
+  assert.deepEqual(words(seatTags({ away: true, offline: true })), ['🤖 computer playing', '⚠ offline']);
+  assert.deepEqual(presenceTags(player('p2', 1, { is_bot: true, bot_level: 'normal', connected: false })),
+    { bot: 'normal', away: false, offline: false });
+  assert.deepEqual(presenceTags(player('p2', 1, { away: true, connected: false })), { bot: null, away: true, offline: true });
+  assert.deepEqual(presenceTags(player('p2', 1)), { bot: null, away: false, offline: false });
+});
+
+test('r17 the log says who is away, back, added, taken over; the new host is told with a banner', () => {
+  const s0 = inRoom(makeView({ host: 'p2' }));
+  const events = [
+    { kind: 'away', player: 'p3' }, { kind: 'back', player: 'p3' },
+    { kind: 'bot_added', player: 'p4', level: 'easy' }, { kind: 'took_over', player: 'p2' },
+    { kind: 'host_changed', player: 'p1' },
+  ];
+  const view = makeView({ players: [...makeView().players, player('p4', 3, { is_bot: true, bot_level: 'easy' })] });
+  const { state } = apply(s0, update(view, events));
+  assert.deepEqual(state.log.slice(-5).map((l) => eventText(state, l.ev)), [
+    'Cai is away: the computer plays for them', 'Cai is back and plays again',
+    'Dee joined: a computer player (easy)', 'The computer plays for Ben for the rest of the game',
+    'You are the host now',
+  ]);
+  assert.deepEqual(state.banner, { ev: { kind: 'host_changed', player: 'p1' }, until: NOW + 3000 });
+  assert.equal(bannerText(state, state.banner), 'You are the host now');
+  // another player's new role is a log line, not a banner
+  const other = apply(s0, update(view, [{ kind: 'host_changed', player: 'p3' }])).state;
+  assert.equal(other.banner, null);
+  assert.equal(eventText(other, other.log.at(-1).ev), 'Cai is the host now');
+  // your own away and back are not news to you
+  const mine = apply(s0, update(view, [{ kind: 'away', player: 'p1' }, { kind: 'back', player: 'p1' }])).state;
+  assert.equal(mine.log.length, s0.log.length);
+});
+
+test('r17_5 a refused leave is not a leave: the flag goes with the error', () => {
+  const s0 = inRoom(makeView(), { leaving: true });
+  const { state } = apply(s0, { type: 'error', code: 'wrong_phase', message: 'no' });
+  assert.equal(state.leaving, false);
 });

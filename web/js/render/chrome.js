@@ -19,6 +19,7 @@ export function page(ctx) {
   return [
     header(ctx),
     S.menuOpen ? settingsPanel(ctx) : null,
+    S.confirmLeave && S.screen === 'room' && S.view ? leaveDialog(ctx) : null,
     inTable ? null : offlineStrip(S), // the table has it in its sticky top
     h('main', { id: 'main', class: `screen screen-${screenName(S)}` }, screen(ctx)),
     overlays(ctx),
@@ -104,7 +105,29 @@ function settingsPanel(ctx) {
       h('input', { type: 'checkbox', checked: S.settings.vibrate, 'data-testid': 'setting-vibrate',
         onchange: (e) => act.setSetting('vibrate', e.target.checked) }),
       t('settings.vibrate')),
+    S.screen === 'room' && S.view ? h('button', {
+      type: 'button', class: 'btn leave', 'data-testid': 'menu-leave-room', onclick: act.askLeave,
+    }, t('leave.button')) : null,
     h('button', { type: 'button', class: 'btn', onclick: act.toggleMenu }, t('settings.close')));
+}
+
+/** "Leave this room?" (R17.5): in the lobby the seat is freed; in a game the
+ * computer plays it to the end and the seat cannot be taken back; a host's role
+ * passes on (R17.4). */
+function leaveDialog(ctx) {
+  const { S, act } = ctx;
+  const v = S.view;
+  const humans = v.players.filter((p) => !p.is_bot && p.id !== v.you);
+  return h('section', {
+    class: 'panel confirm', role: 'alertdialog', 'aria-labelledby': 'leave-title', 'aria-describedby': 'leave-what',
+    'data-testid': 'leave-dialog',
+  },
+  h('h2', { id: 'leave-title' }, t('leave.title')),
+  h('p', { id: 'leave-what' }, t(v.status === Status.LOBBY ? 'leave.lobby' : 'leave.game'),
+    v.host === v.you && humans.length ? ` ${t('leave.host')}` : ''),
+  h('div', { class: 'row' },
+    h('button', { type: 'button', class: 'btn', 'data-testid': 'leave-cancel', onclick: act.cancelLeave }, t('leave.cancel')),
+    h('button', { type: 'button', class: 'btn danger', 'data-testid': 'leave-confirm', onclick: act.leave }, t('leave.confirm'))));
 }
 
 /** Toasts (errors and notes) and the banner (a crisp call, a Queen that took your card). */

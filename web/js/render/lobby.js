@@ -1,6 +1,7 @@
 // The lobby: the room code with its link and QR code, the players with their
-// presence (the host can remove them), whether the room is locked (a removal
-// locks it; only the host opens it again), the options (the host sets them) and Start.
+// presence (the host can remove them, computer players too), whether the room is
+// locked (a removal locks it; only the host opens it again), computer players to
+// add (the host), the options (the host sets them), Start, and Leave.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -34,24 +35,47 @@ export function lobby(ctx) {
       h('h2', null, t('lobby.players', { count: v.players.length })),
       h('ul', { class: 'players', 'data-testid': 'player-list' },
         v.players.map((p) => h('li', {
-          key: p.id, class: `player ${p.connected ? 'on' : 'off'} ${flash(ctx, `seat:${p.id}`)}`,
+          key: p.id, class: `player ${p.connected || p.is_bot ? 'on' : 'off'} ${flash(ctx, `seat:${p.id}`)}`,
           'data-testid': `player-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
+          'data-bot': p.is_bot ? 'true' : 'false',
         },
-        h('span', { class: 'dot', 'aria-hidden': 'true' }, p.connected ? '●' : '○'),
+        h('span', { class: 'dot', 'aria-hidden': 'true' }, p.is_bot ? '◆' : p.connected ? '●' : '○'),
         h('span', { class: 'pname' }, nameEl(p.name)),
-        seatTags({ host: p.id === v.host, you: p.id === v.you }),
-        h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
+        seatTags({ host: p.id === v.host, you: p.id === v.you, bot: p.is_bot ? p.bot_level || 'normal' : null }),
+        p.is_bot ? null : h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
         isHost && p.id !== v.you ? h('button', {
           type: 'button', class: 'btn small', 'data-testid': `kick-${p.id}`,
           'aria-label': t('lobby.kickLabel', { name: p.name }), onclick: () => act.kick(p.id),
         }, t('lobby.kick')) : null)))),
+    isHost ? botsPanel(ctx) : null,
     optionsPanel(ctx, isHost),
     isHost
       ? h('button', {
         type: 'button', class: 'btn primary wide big', 'data-testid': 'start-game',
         disabled: v.players.length < 2 || pending(ctx), onclick: act.start,
       }, v.players.length < 2 ? t('lobby.needTwo') : t('lobby.start'))
-      : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })));
+      : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })),
+    h('button', {
+      type: 'button', class: 'btn wide leave', 'data-testid': 'leave-room', onclick: act.askLeave,
+    }, t('leave.button')));
+}
+
+/** The host adds computer players (R17.1) up to 8 seats, at a level. */
+function botsPanel(ctx) {
+  const { S, act } = ctx;
+  const full = S.view.players.length >= 8;
+  return h('section', { class: 'panel bots', 'aria-label': t('lobby.addBot') },
+    h('label', { class: 'field' },
+      h('span', null, t('lobby.botLevel')),
+      h('select', {
+        'data-testid': 'bot-level', value: S.botLevel,
+        onchange: (e) => act.setBotLevel(e.target.value),
+      }, ['easy', 'normal'].map((level) => h('option', { key: level, value: level, selected: level === S.botLevel }, t(`level.${level}`))))),
+    h('button', {
+      type: 'button', class: 'btn wide', 'data-testid': 'add-bot',
+      disabled: full || pending(ctx), onclick: act.addBot,
+    }, h('span', { 'aria-hidden': 'true' }, '🤖 '), t('lobby.addBot')),
+    h('p', { class: 'note' }, t('lobby.botsNote')));
 }
 
 /** The QR code of the link, once its module is loaded (routing.js loads it for

@@ -64,6 +64,13 @@ export function seatOrder(v, after = null) {
 const TAGS = {
   host: () => h('span', { class: 'tag' }, t('lobby.host')),
   you: () => h('span', { class: 'tag' }, t('lobby.you')),
+  // a computer player (R17.1, R17.5), with its level
+  bot: (level) => h('span', {
+    class: 'tag tag-bot', 'data-testid': 'bot-badge', title: t('bot.tagLabel', { level: t(`level.${level}`) }),
+  }, h('span', { 'aria-hidden': 'true' }, '🤖 '), t('bot.tag', { level: t(`level.${level}`) })),
+  // an away seat the computer plays until its player is back (R17.2)
+  away: () => h('span', { class: 'tag tag-away', 'data-testid': 'away-badge', title: t('seat.awayLabel') },
+    h('span', { 'aria-hidden': 'true' }, '🤖 '), t('seat.away')),
   dealer: () => h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')),
   crisp: () => h('span', { class: 'tag tag-crisp' }, t('seat.crisp')),
   offline: () => h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`),
@@ -72,9 +79,15 @@ const TAGS = {
 };
 
 /** The tags beside a player's name, always in the same order; `on` says which
- * apply, e.g. `seatTags({dealer: true, offline: !p.connected})`. */
+ * apply, e.g. `seatTags({dealer: true, offline: !p.connected})` (`bot` holds the level). */
 export function seatTags(on) {
-  return Object.keys(TAGS).filter((kind) => on[kind]).map((kind) => TAGS[kind]());
+  return Object.keys(TAGS).filter((kind) => on[kind]).map((kind) => TAGS[kind](on[kind]));
+}
+
+/** The presence tags of a seat: a computer player, an away seat (the computer
+ * plays it), or a human who is offline (R17.1-R17.3). */
+export function presenceTags(p) {
+  return { bot: p.is_bot ? p.bot_level || 'normal' : null, away: !p.is_bot && !!p.away, offline: !p.is_bot && !p.connected };
 }
 
 /** This player has confirmed (players[].ready is a protocol addition; the local flag covers the wait for the answer). */

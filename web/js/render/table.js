@@ -11,7 +11,7 @@ import { Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
 import { slotKey } from '../events.js';
 import {
-  pending, flash, nameOf, nameEl, num, seatOrder, seatTags, isReady, cardContent, cardClass, offlineStrip, logPanel,
+  pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip, logPanel,
   eventText, faceLabel, countBadge,
 } from './parts.js';
 
@@ -103,12 +103,14 @@ function seat(ctx, p) {
   const v = S.view;
   const turn = v.turn && v.turn.player === p.id;
   const choosing = !!S.queen && !pending(ctx);
+  const presence = presenceTags(p);
   const tags = seatTags({
-    ...tableTags(v, p.id), offline: !p.connected, ready: v.status === Status.PEEK && p.ready,
+    ...presence, ...tableTags(v, p.id), ready: v.status === Status.PEEK && p.ready,
   });
   return h('div', {
-    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${p.connected ? '' : 'seat-off'} ${flash(ctx, `seat:${p.id}`)}`,
+    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline ? 'seat-off' : ''} ${flash(ctx, `seat:${p.id}`)}`,
     'data-testid': `seat-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
+    'data-bot': p.is_bot ? 'true' : 'false', 'data-away': p.away ? 'true' : 'false',
   },
   h('div', { class: 'seat-head' },
     h('div', { class: 'seat-line' },
