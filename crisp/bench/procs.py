@@ -208,13 +208,15 @@ def start_redis(
     timeout: float = 10.0,
     max_clients: int | None = None,
     appendonly_dir: str | Path | None = None,
+    appendfsync: str = "always",
 ) -> RedisServer:
     """Start redis-server on 127.0.0.1 (a free port unless `port` is given) and wait
     until it answers PING. Without persistence, unless `appendonly_dir` is given: then
     its data is an append-only file there, written before each reply (`appendfsync
-    always`) and kept when the server stops, so a server started again on that
-    directory (after a SIGKILL too) has every acknowledged write. Raises RedisNotFound
-    without the binary, RuntimeError if it does not start."""
+    always`; `appendfsync="everysec"` for a benchmark) and kept when the server stops,
+    so a server started again on that directory (after a SIGKILL too) has every
+    acknowledged write. Raises RedisNotFound without the binary, RuntimeError if it
+    does not start."""
     binary = redis_server_path()
     error: RuntimeError | None = None
     for _ in range(1 if port else 3):  # a free port can be taken before redis binds it
@@ -222,7 +224,7 @@ def start_redis(
         if appendonly_dir:
             Path(appendonly_dir).mkdir(parents=True, exist_ok=True)
         workdir = str(appendonly_dir) if appendonly_dir else tempfile.mkdtemp(prefix="crisp-redis-")
-        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if appendonly_dir else [
+        persistence = ["--appendonly", "yes", "--appendfsync", appendfsync] if appendonly_dir else [
             "--appendonly", "no"]
         cmd = [binary, "--port", str(use_port), "--bind", HOST, "--save", "",
                *persistence, "--dir", workdir, "--daemonize", "no",
@@ -285,6 +287,59 @@ def start_crisp(
         cmd += ["--workers", str(workers)]
     server = CrispServer(use_port, cmd, env, cwd, log)
     server.wait_until(lambda: http_ok(server.base + ready), timeout, f"ready ({ready})")
+    return server
+
+
+def redis_data_bytes(url: str) -> int:
+    """The bytes Redis uses for its keys (MEMORY USAGE of every key, summed)."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=10)
+    try:
+        keys = list(client.scan_iter(count=1000))
+        total = 0
+        for i in range(0, len(keys), 500):
+            pipe = client.pipeline(transaction=False)
+            for key in keys[i : i + 500]:
+                pipe.memory_usage(key, samples=0)
+            total += sum(int(n or 0) for n in pipe.execute())
+        return total
+    finally:
+        client.close()
+
+
+# ---------------------------------------------------------------- the floor
+
+
+def floor_script() -> Path:
+    """bench/floor.py of this source tree (the floor is not part of the package)."""
+    return Path(__file__).resolve().parents[2] / "bench" / "floor.py"
+
+
+class FloorServer(Proc):
+    """`python bench/floor.py` on 127.0.0.1:`port` (docs/benchmarks.md)."""
+
+    def __init__(self, port: int, cmd: list[str], env: Mapping[str, str],
+                 log: str | Path | None) -> None:  # fmt: skip
+        super().__init__("floor", cmd, env, log=log)
+        self.port = port
+        self.base = f"http://{HOST}:{port}"
+
+
+def start_floor(
+    env: Mapping[str, str], redis_url: str, *, workers: int = 1, timeout: float = 60.0,
+    log: str | Path | None = None,
+) -> FloorServer:
+    """Start the floor server on a free port with Redis at `redis_url` and wait until
+    it answers; RuntimeError if bench/floor.py is missing or it does not start."""
+    script = floor_script()
+    if not script.is_file():
+        raise RuntimeError(f"the floor needs the source tree: {script} not found")
+    port = free_port()
+    cmd = [sys.executable, str(script), "--port", str(port), "--workers", str(workers),
+           "--redis", redis_url]  # fmt: skip
+    server = FloorServer(port, cmd, env, log)
+    server.wait_until(lambda: http_ok(server.base + "/healthz"), timeout, "ready (/healthz)")
     return server
 
 

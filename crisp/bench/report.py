@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .client import ANSWER_TIMEOUT_S, Stats
@@ -30,6 +31,9 @@ class Window:
     machine_busy_s: float  # all cores, all processes
     loop_lags_ms: list[float]
     event_loop: str
+    server_lags_ms: list[float] = field(default_factory=list)  # the server's probe
+    idle_rss_per_conn: int | None = None  # bytes of server RSS per open, idle socket
+    redis_bytes_per_room: int | None = None  # Redis MEMORY USAGE of all keys, per room
 
 
 def build(
@@ -40,7 +44,9 @@ def build(
     by_type = {k: sorted(v) for k, v in sorted(st.latencies.items())}
     lags = sorted(w.loop_lags_ms)
     hs = sorted(st.handshakes)
+    slags = sorted(w.server_lags_ms)
     window = w.seconds
+    server_cpu = w.process_cpu_s[0] if watched and watched[0].name == "server" else None
     ours = w.generator_cpu_s + sum(w.process_cpu_s)
     return {
         "config": {"url": url, "store": a.store if not a.url else None,
@@ -69,6 +75,16 @@ def build(
         "processes": {p.name: {"peak_rss_mb": round(p.peak_rss / 2**20, 1),
                                "cpu_pct": round(cpu / window * 100, 1)}
                       for p, cpu in zip(watched, w.process_cpu_s, strict=True)},
+        "server": {
+            "cpu_ms_per_action": round(server_cpu * 1000 / st.answered, 3)
+            if server_cpu is not None and st.answered else None,
+            "loop_lag_ms": {"n": len(slags), "p50": pct(slags, 50), "p99": pct(slags, 99),
+                            "max": pct(slags, 100),
+                            "over_10ms": sum(1 for x in slags if x > 10)},
+            "idle_rss_kib_per_conn": None if w.idle_rss_per_conn is None
+            else round(w.idle_rss_per_conn / 1024, 1),
+            "redis_bytes_per_room": w.redis_bytes_per_room,
+        },
         "generator": {"cpu_pct": round(w.generator_cpu_s / window * 100, 1),
                       "loop_lag_ms_p99": pct(lags, 99), "loop_lag_ms_max": pct(lags, 100),
                       "event_loop": w.event_loop},
@@ -81,6 +97,8 @@ def build(
 def table(r: dict[str, Any]) -> str:
     c, lat, conn, gen = r["config"], r["latency_ms"], r["connections"], r["generator"]
     target = f"{c['store']} store, {c['server_workers']} worker(s)" if c["store"] else c["url"]
+    if c.get("target") == "floor":
+        target = f"the floor (bench/floor.py), {c['server_workers']} worker(s), Redis"
     rows = [
         ("target", target),
         ("rooms x players", f"{c['rooms']} x {c['players']}  (think {c['think_ms']} ms, "
@@ -103,6 +121,15 @@ def table(r: dict[str, Any]) -> str:
     ]  # fmt: skip
     for name, p in r["processes"].items():
         rows.append((f"{name} peak RSS / CPU", f"{p['peak_rss_mb']} MB / {p['cpu_pct']} %"))
+    srv = r["server"]
+    lag = srv["loop_lag_ms"]
+    rows += [
+        ("server CPU per action", f"{srv['cpu_ms_per_action']} ms"),
+        ("server loop lag", f"p50 {lag['p50']} / p99 {lag['p99']} / max {lag['max']} ms, "
+                            f"{lag['over_10ms']} of {lag['n']} wake-ups over 10 ms"),
+        ("server RSS per idle conn", f"{srv['idle_rss_kib_per_conn']} KiB"),
+        ("Redis memory per room", f"{srv['redis_bytes_per_room']} bytes"),
+    ]  # fmt: skip
     rows.append(("generator CPU", f"{gen['cpu_pct']} % of one core ({gen['event_loop']}; "
                                   f"loop lag p99 {gen['loop_lag_ms_p99']} ms)"))  # fmt: skip
     m = r["machine"]
@@ -115,3 +142,35 @@ def table(r: dict[str, Any]) -> str:
     if m["others_pct"] >= 20:
         note += "\nnote: other processes used the CPU during the window; figures are disturbed."
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows) + note
+
+
+# (label, how to read it from a report, unit); the ratio is Crisp's over the floor's.
+COMPARED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("actions/s answered", lambda r: r["answered_per_s"], ""),
+    ("latency p50", lambda r: r["latency_ms"]["p50"], " ms"),
+    ("latency p95", lambda r: r["latency_ms"]["p95"], " ms"),
+    ("latency p99", lambda r: r["latency_ms"]["p99"], " ms"),
+    ("server CPU per action", lambda r: r["server"]["cpu_ms_per_action"], " ms"),
+    ("server loop lag p99", lambda r: r["server"]["loop_lag_ms"]["p99"], " ms"),
+    ("server loop lag max", lambda r: r["server"]["loop_lag_ms"]["max"], " ms"),
+    ("loop wake-ups over 10 ms", lambda r: r["server"]["loop_lag_ms"]["over_10ms"], ""),
+    ("server peak RSS", lambda r: r["processes"]["server"]["peak_rss_mb"], " MB"),
+    ("server RSS per idle conn", lambda r: r["server"]["idle_rss_kib_per_conn"], " KiB"),
+    ("Redis memory per room", lambda r: r["server"]["redis_bytes_per_room"], " B"),
+    ("server CPU", lambda r: r["processes"]["server"]["cpu_pct"], " %"),
+    ("others' CPU on the machine", lambda r: r["machine"]["others_pct"], " %"),
+]
+
+
+def compare(crisp: dict[str, Any], floor: dict[str, Any]) -> str:
+    """Crisp and the floor side by side, and Crisp's figure over the floor's."""
+    rows = [("", "crisp", "floor", "crisp / floor")]
+    for label, get, unit in COMPARED:
+        a, b = get(crisp), get(floor)
+        ratio = f"{a / b:.2f}x" if isinstance(a, int | float) and isinstance(b, int | float) \
+            and b else "-"
+        rows.append((label, f"{a}{unit}", f"{b}{unit}", ratio))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+                       for i, cell in enumerate(row)) for row in rows]  # fmt: skip
+    return "side by side (same driver, same load, one after the other):\n" + "\n".join(lines)

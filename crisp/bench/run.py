@@ -18,7 +18,9 @@ import json
 import os
 import random
 import resource
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -26,19 +28,34 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from crisp.server import looplag
+
 from .client import Client, Room, Stats
-from .procs import CrispServer, Proc, Watched, machine_busy, start_crisp, start_redis
-from .report import Window, build, table
+from .procs import (
+    CrispServer,
+    Proc,
+    Watched,
+    machine_busy,
+    redis_data_bytes,
+    start_crisp,
+    start_floor,
+    start_redis,
+)
+from .report import Window, build, compare, table
 
 SAMPLE_EVERY_S = 0.5
 
 
-def start_server(args: argparse.Namespace, redis_url: str | None) -> CrispServer:
+def start_server(
+    args: argparse.Namespace, redis_url: str | None, lag_dir: str | None = None
+) -> CrispServer:
     """`crisp serve` for the run: test hooks, the time scale, no rate limits: every
     client is on this one address (HTTP limits off, no cap of connections per client,
-    no message budget per client)."""
+    no message budget per client). `lag_dir`: where its loop-lag probe writes."""
     env = dict(os.environ)
     env.pop("CRISP_REDIS_URL", None)
+    if lag_dir:
+        env[looplag.ENV] = lag_dir
     env.update({
         "CRISP_WORKERS": str(args.server_workers),
         "CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": str(args.time_scale),
@@ -59,9 +76,18 @@ def start_server(args: argparse.Namespace, redis_url: str | None) -> CrispServer
 class Bench:
     """One run: opens the rooms, lets their clients play, measures a window."""
 
-    def __init__(self, args: argparse.Namespace, url: str, watched: list[Watched]) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        url: str,
+        watched: list[Watched],
+        redis_url: str | None = None,
+        lag_dir: str | None = None,
+    ) -> None:
         self.args = args
         self.url = url
+        self.redis_url = redis_url  # for its memory per room
+        self.lag_dir = lag_dir  # the server's loop-lag probe (crisp/server/looplag.py)
         self.ws_url = "ws" + url[4:]
         self.watched = watched
         self.stats = Stats()
@@ -119,6 +145,7 @@ class Bench:
 
     async def run(self) -> dict[str, Any]:
         a, st = self.args, self.stats
+        idle_rss = self.watched[0].sample()[0] if self.watched else 0
         sampler = asyncio.create_task(self._sampler())
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         t_start = time.perf_counter()
@@ -132,6 +159,10 @@ class Bench:
                 await asyncio.gather(*(self.room(http, i) for i in batch))
                 await asyncio.sleep(a.ramp_pause)
         ramp_s = time.perf_counter() - t_start
+        # Every socket is open and idle in its lobby: the server's memory per connection.
+        await asyncio.sleep(1.0)
+        if self.watched and st.opened:
+            idle_rss = (self.watched[0].sample()[0] - idle_rss) // st.opened
         # Every room waits in its lobby until now; hosts start within the warm-up.
         gc.collect()
         gc.freeze()  # the clients are long-lived: keep them out of the collector's scans
@@ -144,12 +175,17 @@ class Bench:
         cpu0, pcpu0 = time.process_time(), [w.sample()[1] for w in self.watched]
         busy0 = machine_busy()
         self.t_measure = time.perf_counter()
+        epoch0 = time.time()
         st.measuring = True
         await asyncio.sleep(a.duration)
         st.measuring = False
         window = time.perf_counter() - self.t_measure
         cpu1, pcpu1 = time.process_time(), [w.sample()[1] for w in self.watched]
         busy = machine_busy() - busy0
+        epoch1 = time.time()
+        redis_mem = 0
+        if self.redis_url and self.rooms:
+            redis_mem = redis_data_bytes(self.redis_url) // len(self.rooms)
         st.stopping = True
         await self._close_all()
         sampler.cancel()
@@ -165,6 +201,10 @@ class Bench:
             machine_busy_s=busy,
             loop_lags_ms=self.lags,
             event_loop=type(asyncio.get_running_loop()).__module__,
+            server_lags_ms=looplag.read_lags(self.lag_dir, epoch0, epoch1)
+            if self.lag_dir else [],
+            idle_rss_per_conn=idle_rss if self.watched and st.opened else None,
+            redis_bytes_per_room=redis_mem if self.redis_url and self.rooms else None,
         )
         return build(a, self.url, st, self.watched, measured)
 
@@ -186,6 +226,15 @@ class Bench:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="crisp bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--store", choices=("memory", "redis"), default="memory")
+    p.add_argument(
+        "--floor",
+        action="store_true",
+        help="then run bench/floor.py (the stack with no rules) under the same load, and "
+        "print both rows and the ratios (Redis only)",
+    )
+    p.add_argument(
+        "--aof", action="store_true", help="Redis with append-only on (appendfsync everysec)"
+    )
     p.add_argument("--url", help="target a running server (http://127.0.0.1:PORT) instead")
     p.add_argument("--server-workers", type=int, default=1, metavar="N")
     p.add_argument("--port", type=int, default=0, help="port for the server (default: free)")
@@ -248,28 +297,67 @@ def main(argv: list[str]) -> int:
     if args.url and urlsplit(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
         print("crisp bench: loopback targets only", file=sys.stderr)
         return 2
+    if args.floor and (args.url or args.store != "redis"):
+        print("crisp bench: --floor needs --store redis (and no --url)", file=sys.stderr)
+        return 2
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        reports = [run_target(args, "crisp")]
+        if args.floor:
+            reports.append(run_target(args, "floor"))
+    except RuntimeError as exc:
+        print(f"crisp bench: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if args.json:
+        out: Any = reports[0] if len(reports) == 1 else {"crisp": reports[0], "floor": reports[1]}
+        print(json.dumps(out, indent=2))
+    else:
+        print("\n\n".join(table(r) for r in reports))
+        if len(reports) == 2:
+            print("\n" + compare(reports[0], reports[1]))
+    return 0 if all(r["answered"] > 0 for r in reports) else 1
+
+
+def run_target(args: argparse.Namespace, kind: str) -> dict[str, Any]:
+    """One run against `kind` ("crisp": `crisp serve`, or `--url`; "floor":
+    bench/floor.py), each with its own redis-server; raises RuntimeError if a
+    process does not start."""
     procs: list[Proc] = []
     watched: list[Watched] = []
+    lag_dir = tempfile.mkdtemp(prefix="crisp-bench-lag-")
+    aof_dir = tempfile.mkdtemp(prefix="crisp-bench-aof-") if args.aof else None
+    redis_url: str | None = None
     try:
         if args.url:
             url = args.url.rstrip("/")
         else:
-            redis_url = None
             if args.store == "redis":
-                redis = start_redis(max_clients=20000)
+                redis = start_redis(max_clients=20000, appendonly_dir=aof_dir,
+                                    appendfsync="everysec")  # fmt: skip
                 procs.append(redis)
                 redis_url = redis.url
-                if args.redis_max_connections:
-                    redis_url += f"?max_connections={args.redis_max_connections}"
                 watched.append(Watched("redis-server", redis.pid))
-            server = start_server(args, redis_url)
+            server: Proc
+            if kind == "floor":
+                assert redis_url is not None
+                env = {**os.environ, looplag.ENV: lag_dir}
+                server = start_floor(env, redis_url, workers=args.server_workers,
+                                     log=args.server_log)  # fmt: skip
+                url = server.base
+            else:
+                server_redis = redis_url
+                if redis_url and args.redis_max_connections:
+                    server_redis = f"{redis_url}?max_connections={args.redis_max_connections}"
+                server = start_server(args, server_redis, lag_dir)
+                url = server.base
             procs.append(server)
-            url = server.base
             watched.insert(0, Watched("server", server.pid))
-        bench = Bench(args, url, watched)
+        bench = Bench(args, url, watched, redis_url, None if args.url else lag_dir)
         factory: Callable[[], asyncio.AbstractEventLoop] | None = None
         if not args.no_uvloop:
             with contextlib.suppress(ImportError):
@@ -278,13 +366,12 @@ def main(argv: list[str]) -> int:
                 factory = uvloop.new_event_loop
         with asyncio.Runner(loop_factory=factory) as runner:
             report = runner.run(bench.run())
-    except RuntimeError as exc:
-        print(f"crisp bench: {exc}", file=sys.stderr)
-        return 2
     finally:
         for proc in reversed(procs):
             proc.stop()
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    print(json.dumps(report, indent=2) if args.json else table(report))
-    return 0 if report["answered"] > 0 else 1
+        for folder in (lag_dir, aof_dir):
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
+    report["config"]["target"] = kind
+    report["config"]["aof"] = bool(args.aof)
+    return report

@@ -21,6 +21,7 @@ from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from . import looplag
 from .api import router
 from .context import ServerContext, start_context, stop_context
 from .errors import error_response, install_handlers
@@ -156,6 +157,7 @@ def _lifespan(
         ctx = await start_context(settings, hooks)
         app.state.ctx = ctx
         web.start()
+        lag_probe = looplag.start_from_env()  # benchmarks only
         log.info(
             "crisp server ready (store: %s, web client: %s, connections: at most %d, "
             "%d per client)",
@@ -167,6 +169,7 @@ def _lifespan(
         try:
             yield {GUARD_KEY: ctx.guard}  # uvicorn hands it to its protocols (transport.py)
         finally:
+            await looplag.stop(lag_probe)
             await stop_context(ctx)
 
     return lifespan

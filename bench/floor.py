@@ -1,0 +1,316 @@
+"""The stack's floor: what a server on Crisp's stack costs per action with no rules.
+
+`crisp bench --floor` runs this next to `crisp serve` under the same driver and
+load (docs/benchmarks.md, issue 13). It is FastAPI + uvicorn (httptools, the
+websockets sans-I/O protocol, no per-message deflate) + redis.asyncio, and it
+speaks just enough of Crisp's protocol for the bench's clients to play:
+
+- `POST /api/rooms` and `POST /api/rooms/{code}/players` give a seat
+  (`code`, `player_id`, `token`); the room document lives in Redis.
+- `/ws/{code}`: `hello` with the token, then a full update; the host's
+  `options` and `start`, then the seats take turns: `draw`, then `swap` or
+  `discard` (every other message is refused with `illegal`). No rule is
+  checked beyond whose turn it is, no timer runs, nothing is hidden but the
+  held card.
+- Each accepted action is ONE pipelined Redis round trip: GET of the document,
+  SET of the new one, PUBLISH of the new one on the room's channel. Every
+  process with sockets of the room subscribes to its channel, parses each
+  message once, and sends each of its seats a realistic view (the shape and
+  size of Crisp's view, `json.dumps` per seat), one seat after another.
+
+Each process keeps the room as last published (it subscribed before its first
+socket's update) and builds the next document from it: there is no
+compare-and-set, no look-once, no timers, no presence. That is the point: it is
+the floor under any server on this stack.
+
+    python bench/floor.py --port 8100 --redis redis://127.0.0.1:6379/0 [--workers 2]
+
+`CRISP_LOOP_LAG_DIR` starts the same loop-lag probe as `crisp serve`
+(crisp/server/looplag.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import string
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from redis.asyncio import Redis
+
+from crisp.server import looplag
+
+PREFIX = "floor:room:"
+ENV_REDIS = "FLOOR_REDIS_URL"
+CARDS = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                          "J", "Q", "K")]  # fmt: skip
+TURN_KINDS = ("swap", "discard")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def new_room(code: str) -> dict[str, Any]:
+    """A room document of about the size of Crisp's (a deck, hands, token hashes)."""
+    return {"v": 1, "code": code, "version": 0, "status": "lobby",
+            "options": {"limit": 100, "draw_seconds": None, "discard_draw": False},
+            "players": [], "round": 0, "dealer": None, "turn": None, "holding": None,
+            "stock": CARDS[12:], "discard": [], "events": []}  # fmt: skip
+
+
+def add_player(room: dict[str, Any], name: str, token: str) -> str:
+    pid = f"p{len(room['players']) + 1}"
+    hand = CARDS[len(room["players"]) * 3 : len(room["players"]) * 3 + 3]
+    room["players"].append({"id": pid, "name": name, "total": 0,
+                            "ready": False, "hand": hand,
+                            "token": hashlib.sha256(token.encode()).hexdigest()})  # fmt: skip
+    return pid
+
+
+def view_for(room: dict[str, Any], pid: str) -> dict[str, Any]:
+    """A view shaped like Crisp's (protocol.md), for seat `pid`."""
+    players = room["players"]
+    turn = room["turn"]
+    mine = turn is not None and players[turn]["id"] == pid
+    holding = room["holding"] if mine else None
+    if room["status"] == "lobby":
+        legal = ["options", "start"] if players and players[0]["id"] == pid else []
+    elif mine:
+        legal = list(TURN_KINDS) if holding else ["draw"]
+    else:
+        legal = []
+    return {
+        "version": room["version"], "status": room["status"], "options": room["options"],
+        "host": players[0]["id"] if players else None, "you": pid,
+        "players": [{"id": p["id"], "name": p["name"], "seat": i, "connected": True,
+                     "is_bot": False, "bot_level": None, "away": False, "total": p["total"],
+                     "ready": p["ready"], "cards": [None, None, None]}
+                    for i, p in enumerate(players)],
+        "round": room["round"], "dealer": room["dealer"],
+        "turn": None if turn is None else {
+            "player": players[turn]["id"], "may_start_at": 0, "draw_deadline": None,
+            "drawn_from": "stock" if room["holding"] else None, "extra_draws": 0,
+            "final": False, "kings": []},
+        "crisp": {"caller": None, "window": None, "windows": [], "final_turns_left": []},
+        "peek_ends_at": None, "stock_count": len(room["stock"]),
+        "discard_top": room["discard"][-1] if room["discard"] else None,
+        "discard_count": len(room["discard"]), "holding": holding, "legal": legal,
+        "last_round": None, "winners": [], "code": room["code"], "locked": False,
+    }  # fmt: skip
+
+
+def play(room: dict[str, Any], pid: str, kind: str) -> dict[str, Any] | None:
+    """The room after `pid`'s message `kind`, or None if it is not theirs to send."""
+    players = room["players"]
+    seat = next((i for i, p in enumerate(players) if p["id"] == pid), None)
+    if seat is None:
+        return None
+    new = dict(room)
+    if room["status"] == "lobby":
+        if seat != 0 or kind not in ("options", "start"):
+            return None
+        if kind == "start":
+            new.update(status="playing", round=1, dealer=players[-1]["id"], turn=0)
+            new["events"] = [{"kind": "round_started", "round": 1}]
+        else:
+            new["events"] = [{"kind": "options", "limit": 100}]
+    elif room["turn"] != seat:
+        return None
+    elif kind == "draw" and room["holding"] is None:
+        stock = room["stock"] or CARDS[12:]
+        new.update(holding=stock[0], stock=stock[1:])
+        new["events"] = [{"kind": "drew", "player": pid, "source": "stock"}]
+    elif kind in TURN_KINDS and room["holding"] is not None:
+        card = room["holding"]
+        new.update(holding=None, discard=[*room["discard"][-20:], card],
+                   turn=(seat + 1) % len(players))  # fmt: skip
+        new["events"] = [{"kind": "swapped" if kind == "swap" else "discarded",
+                          "player": pid, "card": card}]  # fmt: skip
+    else:
+        return None
+    new["version"] = room["version"] + 1
+    return new
+
+
+class Floor:
+    """One process: its Redis clients, the rooms it has sockets in, their sockets."""
+
+    def __init__(self, url: str) -> None:
+        self.redis = Redis.from_url(url, decode_responses=True, max_connections=64)
+        self.pubsub = self.redis.pubsub()
+        self.rooms: dict[str, dict[str, Any]] = {}  # the newest, made here or published
+        self.sent: dict[str, int] = {}  # the version last fanned out, per room
+        self.sockets: dict[str, dict[str, Seat]] = {}  # code -> pid -> seat
+        self.reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.pubsub.subscribe(PREFIX + "-")  # the reader needs one channel
+        self.reader = asyncio.create_task(self._read())
+
+    async def stop(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reader
+        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.redis.aclose()
+
+    async def _read(self) -> None:
+        async for msg in self.pubsub.listen():
+            if msg["type"] == "message":
+                await self._fan_out(msg["channel"][len(PREFIX) :], msg["data"])
+
+    async def _fan_out(self, code: str, text: str) -> None:
+        room = json.loads(text)  # once per message per process
+        seats = self.sockets.get(code)
+        if seats is None or room["version"] <= self.sent.get(code, -1):
+            return
+        self.sent[code] = room["version"]
+        if room["version"] > self.rooms[code]["version"]:
+            self.rooms[code] = room  # a change made by another process
+        events = room["events"]
+        for pid, seat in list(seats.items()):
+            shown = [e if e.get("player") == pid or "card" not in e else {**e, "card": None}
+                     for e in events]  # fmt: skip
+            await seat.send(room, pid, shown)
+
+    async def change(self, code: str, new: dict[str, Any]) -> None:
+        """One round trip: GET (as a server reads before it writes), SET, PUBLISH."""
+        text = _dumps(new)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(PREFIX + code)
+            pipe.set(PREFIX + code, text)
+            pipe.publish(PREFIX + code, text)
+            await pipe.execute()
+
+
+class Seat:
+    """One seat's socket and its update counter."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.seq = 0
+
+    async def send(self, room: dict[str, Any], pid: str, events: list[dict[str, Any]]) -> None:
+        self.seq += 1
+        text = _dumps({"type": "update", "seq": self.seq, "now": 0,
+                       "view": view_for(room, pid), "events": events})  # fmt: skip
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(text)
+
+
+def _code() -> str:
+    return "".join(secrets.choice(string.ascii_uppercase) for _ in range(8))
+
+
+def create_app() -> FastAPI:
+    floor = Floor(os.environ[ENV_REDIS])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await floor.start()
+        probe = looplag.start_from_env()
+        try:
+            yield
+        finally:
+            await looplag.stop(probe)
+            await floor.stop()
+
+    app = FastAPI(lifespan=lifespan)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post("/api/rooms")
+    async def create(request: Request) -> dict[str, str]:
+        body = await request.json()
+        code, token = _code(), secrets.token_urlsafe(24)
+        room = new_room(code)
+        pid = add_player(room, str(body.get("name", "?")), token)
+        await floor.redis.set(PREFIX + code, _dumps(room))
+        return {"code": code, "player_id": pid, "token": token}
+
+    @app.post("/api/rooms/{code}/players")
+    async def join(code: str, request: Request) -> dict[str, str]:
+        body = await request.json()
+        text = await floor.redis.get(PREFIX + code)
+        if text is None:
+            raise HTTPException(404)
+        room, token = json.loads(text), secrets.token_urlsafe(24)
+        pid = add_player(room, str(body.get("name", "?")), token)
+        await floor.redis.set(PREFIX + code, _dumps(room))
+        return {"code": code, "player_id": pid, "token": token}
+
+    @app.websocket("/ws/{code}")
+    async def socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        hello = json.loads(await ws.receive_text())
+        text = await floor.redis.get(PREFIX + code)
+        if text is None or hello.get("type") != "hello":
+            await ws.close(4401)
+            return
+        room = json.loads(text)
+        digest = hashlib.sha256(str(hello.get("token")).encode()).hexdigest()
+        pid = next((p["id"] for p in room["players"] if p["token"] == digest), None)
+        if pid is None:
+            await ws.close(4401)
+            return
+        seats = floor.sockets.get(code)
+        if seats is None:
+            seats = floor.sockets[code] = {}
+            floor.rooms[code] = room
+            await floor.pubsub.subscribe(PREFIX + code)
+        seat = seats[pid] = Seat(ws)
+        try:
+            # No presence: every seat is shown connected (the bench's host starts once
+            # every client has connected).
+            await seat.send(floor.rooms[code], pid, [])
+            while True:
+                msg = json.loads(await ws.receive_text())
+                kind, ref = msg.get("type"), msg.get("id")
+                new = play(floor.rooms[code], pid, str(kind))
+                if new is None:
+                    await ws.send_text(_dumps({"type": "error", "code": "illegal",
+                                               "message": "not now", "ref": ref}))  # fmt: skip
+                    continue
+                floor.rooms[code] = new  # the next action builds on it, published or not
+                await floor.change(code, new)
+        except Exception:
+            pass
+        finally:
+            seats.pop(pid, None)
+            if not seats:
+                floor.sockets.pop(code, None)
+                floor.rooms.pop(code, None)
+                floor.sent.pop(code, None)
+                with contextlib.suppress(Exception):
+                    await floor.pubsub.unsubscribe(PREFIX + code)
+
+    return app
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8100)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--redis", required=True, metavar="URL")
+    a = p.parse_args()
+    os.environ[ENV_REDIS] = a.redis
+    uvicorn.run("floor:create_app", factory=True, host=a.host, port=a.port, workers=a.workers,
+                http="httptools", ws="websockets-sansio", ws_per_message_deflate=False,
+                log_level="error", lifespan="on")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
