@@ -4,14 +4,18 @@ Document (JSON text):
     {"v": 1, "code": "K7QX", "created_ms": ..., "state": <engine State.to_json()>,
      "seats": {player_id: sha256(token) hex},
      "conns": {player_id: {"id": connection id, "n": connection number}},
-     "locked": true}
+     "locked": true, "seq": 7}
 
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
 `UnknownDocVersion` rather than misread.
 `conns` names the newest websocket of each seat (any process). It decides which
 connection is replaced (4409) and whether a closing socket marks its seat
-disconnected: only the newest one does.
+disconnected: only the newest one does. Connection numbers come from the room's
+`seq`, which only grows: a seat that disconnects (its entry leaves `conns`) and
+comes back gets a number above every earlier one, so a process that has not yet
+seen the disconnect never takes the new socket for an old one (absent `seq`: the
+largest number in `conns`).
 `locked` (absent: false) closes the lobby to new players: a kick sets it, and
 only the host clears it (docs/protocol-additions.md, "Locked rooms").
 
@@ -61,6 +65,7 @@ class RoomDoc:
     conns: dict[str, ConnRef] = field(default_factory=dict)
     created_ms: int = 0
     locked: bool = False  # no one may join (a kick locks; the host unlocks)
+    conn_seq: int = 0  # the last connection number given in this room (`next_conn`)
 
     def dumps(self) -> str:
         """Serialize for the store."""
@@ -73,6 +78,7 @@ class RoomDoc:
                 "seats": self.token_hashes,
                 "conns": {pid: {"id": c.id, "n": c.n} for pid, c in self.conns.items()},
                 "locked": self.locked,
+                "seq": self.conn_seq,
             },
             separators=(",", ":"),
         )
@@ -86,14 +92,22 @@ class RoomDoc:
             raise UnknownDocVersion(
                 f"room document version {version!r}: this server reads version {DOC_VERSION}"
             )
+        conns = {pid: ConnRef(c["id"], int(c["n"])) for pid, c in data.get("conns", {}).items()}
         return cls(
             room_code=data["code"],
             state=State.from_json(data["state"]),
             token_hashes=dict(data["seats"]),
-            conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data.get("conns", {}).items()},
+            conns=conns,
             created_ms=int(data.get("created_ms", 0)),
             locked=bool(data.get("locked", False)),
+            conn_seq=int(data.get("seq", max((c.n for c in conns.values()), default=0))),
         )
+
+    def next_conn(self, pid: str, conn_id: str) -> RoomDoc:
+        """`conn_id` becomes the seat's newest connection, numbered above every number
+        given in this room before (so numbers never repeat, even after a disconnect)."""
+        n = max([self.conn_seq, *(c.n for c in self.conns.values())]) + 1
+        return replace(self, conns={**self.conns, pid: ConnRef(conn_id, n)}, conn_seq=n)
 
     def with_(self, **changes: Any) -> RoomDoc:
         """A copy with some fields replaced."""

@@ -28,7 +28,7 @@ from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from .hooks import NOOP_HOOKS, ServerHooks
 from .logs import fields
 from .names import name_key
-from .roomdoc import ConnRef, RoomDoc, change_message
+from .roomdoc import RoomDoc, change_message
 
 log = logging.getLogger("crisp.server.rooms")
 
@@ -172,12 +172,9 @@ class Rooms:
         def fn(doc: RoomDoc, now: int) -> Outcome:
             if pid not in doc.token_hashes:
                 raise SeatGone(pid)
-            old = doc.conns.get(pid)
-            ref = ConnRef(conn_id, (old.n if old else 0) + 1)
             state, events = engine.set_connected(doc.state, pid, True, now)
-            return Outcome(
-                doc.with_(state=state, conns={**doc.conns, pid: ref}), list(events), ref.n
-            )
+            new = doc.next_conn(pid, conn_id).with_(state=state)
+            return Outcome(new, list(events), new.conns[pid].n)
 
         out = await self.mutate(room_code, fn)
         assert out is not None
@@ -195,11 +192,9 @@ class Rooms:
             player = next((p for p in doc.state.players if p.id == pid), None)
             if old is not None and player is not None and player.connected:
                 return Outcome(doc, [], old.n)  # nothing was lost
-            ref = ConnRef(conn_id, (old.n if old else 0) + 1)
             state, events = engine.set_connected(doc.state, pid, True, now)
-            return Outcome(
-                doc.with_(state=state, conns={**doc.conns, pid: ref}), list(events), ref.n
-            )
+            new = doc.next_conn(pid, conn_id).with_(state=state)
+            return Outcome(new, list(events), new.conns[pid].n)
 
         try:
             out = await self.mutate(room_code, fn)

@@ -39,7 +39,7 @@ async def test_the_reconnect_flood(make_server: Callable[..., ThreadServer]) -> 
     assert await host.wait_closed() == 4429
     assert any(e["code"] == "rate_limited" for e in host.errors)  # its burst is spent
     again = await Player.join(server, code, host.pid, host.token)  # the first flood is free
-    assert not again.closed
+    assert not again.closed, (again.close_code, again.close_reason)
     await _flood(again, 30)
     assert await again.wait_closed() == 4429
     fresh = sum(1 for e in again.errors if e["code"] != "rate_limited")

@@ -35,6 +35,7 @@ from crisp.server.hooks import ServerHooks
 from crisp.server.roomdoc import RoomDoc
 from crisp.server.rooms import Rooms
 from crisp.store import RedisStore
+from tests.support.play import simple_policy
 from tests.support.player import Player, close_all
 from tests.support.rooms import start_game, table
 from tests.support.servers import ThreadServer
@@ -336,7 +337,11 @@ async def test_a_save_sent_to_a_frozen_redis_and_applied_later_is_never_called_n
                               back + CATCH_UP_S - time.monotonic(), "the saved draw")
         assert mover.view["holding"] is not None
         assert (await stored(own_redis.url, code)).state.version == before + 1
-        assert (await mover.act("discard"))["type"] == "update"
+        # any legal next move (a King drawn must be used, R6.3), chosen on the new view
+        move = simple_policy(mover, mover.view, now_ms())
+        assert move is not None, mover.view["legal"]
+        kind = move.pop("type")
+        assert (await mover.act(kind, **move))["type"] == "update"
         assert [e["code"] for e in mover.errors] == ["outcome_unknown"]
         await close_all(players)
     finally:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Iterator
+from typing import Any, cast
 
 import pytest
 from pydantic import ValidationError
@@ -25,6 +26,8 @@ from crisp.server.codes import (
     normalize_code,
     player_of_token,
 )
+from crisp.server.connection import Connection
+from crisp.server.hub import Hub, _LocalRoom
 from crisp.server.logs import JsonFormatter, log_config, uvicorn_level
 from crisp.server.messages import (
     CLIENT_ADAPTER,
@@ -310,6 +313,33 @@ async def test_published_messages_carry_state_events_and_connections(store: Stor
     assert doc3.conns == {}
     await unsubscribe()
     assert RoomDoc.loads(doc3.dumps()) == doc3
+
+
+async def test_a_seat_back_after_a_disconnect_gets_a_number_never_given_before(
+    store: Store,
+) -> None:
+    """The seat's entry leaves `conns` when its newest socket closes; the socket it
+    opens next must still be numbered above the closed one, or a process that has
+    not yet seen the disconnect (its `latest_conns` still names the closed socket)
+    would close the new socket as replaced (4409). CI caught this once in
+    test_the_reconnect_flood."""
+    rooms = Rooms(store)
+    seat = await rooms.create("Ana")
+    before, n1 = await rooms.connect(seat.room_code, "p1", "conn-a")
+    await rooms.disconnect(seat.room_code, "p1", "conn-a")
+    conn = Connection(cast(Any, None), seat.room_code, "p1")
+    doc, n2 = await rooms.connect(seat.room_code, "p1", conn.id)
+    assert n2 > n1 and doc.conn_seq == n2
+    hub = Hub(store)
+    stale = _LocalRoom(latest_conns=dict(before.conns))  # has not seen the disconnect
+    hub.rooms[seat.room_code] = stale
+    conn.n = n2
+    hub.check_replaced(conn)
+    assert not conn.closing
+    # a document written before `seq` existed numbers from its connections
+    legacy = json.loads(doc.dumps())
+    del legacy["seq"]
+    assert RoomDoc.loads(json.dumps(legacy)).conn_seq == n2
 
 
 async def test_scheduler_advances_due_rooms(store: Store) -> None:
