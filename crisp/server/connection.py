@@ -6,7 +6,9 @@ built here from published changes: `view_for(state, pid, now)` plus the events
 redacted for `pid`; changes whose state version is not newer than the last one
 sent are skipped (stale or duplicate), so a socket never goes back in time. A
 refresh (after `outcome_unknown`) is the one update that may repeat the version
-last sent: the client waits for it.
+last sent: the client waits for it. Every update also carries, as `peek` events,
+the looks the seat is still owed, claimed right before the write (looks.py,
+R16.3).
 """
 
 from __future__ import annotations
@@ -18,17 +20,18 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from starlette.websockets import WebSocket
 
 from crisp import engine
-from crisp.engine import State
+from crisp.engine import Event, State
 from crisp.store import Lease
 
 from .clock import now_ms
 from .hooks import NOOP_HOOKS, ServerHooks
+from .looks import LookLedger, plan, without_peeks
 from .messages import error_message
 from .protocol import CloseCode, EndReason
 from .roomdoc import Change
@@ -79,9 +82,19 @@ class Connection:
     """A socket that passed hello and holds the seat of `player_id` in room `room_code`."""
 
     def __init__(
-        self, ws: WebSocket, room_code: str, player_id: str, hooks: ServerHooks = NOOP_HOOKS
+        self,
+        ws: WebSocket,
+        room_code: str,
+        player_id: str,
+        hooks: ServerHooks = NOOP_HOOKS,
+        ledger: LookLedger | None = None,
     ) -> None:
         self.ws = ws
+        self.ledger = ledger  # None: every look counts as shown once written (tests)
+        self.looks_known = 0  # every look up to this seq reached a connection of the seat
+        # Called when owed looks could not be claimed (store unreachable): the hub then
+        # sends this socket the current table again once the store answers.
+        self.on_looks_unsent: Callable[[Connection], None] | None = None
         self.room_code = room_code
         self.player_id = player_id
         self.hooks = hooks
@@ -108,8 +121,9 @@ class Connection:
         self._task = asyncio.create_task(self._writer(), name=name)
 
     def snapshot(self, state: State, locked: bool = False) -> None:
-        """Queue the first update after hello: the full view, no events (R16.3).
-        `locked`: the room's lobby is locked (`RoomDoc.locked`)."""
+        """Queue the first update after hello: the full view, and as events only the
+        looks the seat is owed (R16.3). `locked`: the room's lobby is locked
+        (`RoomDoc.locked`)."""
         self._put(_Snapshot(state, locked))
 
     def deliver(self, change: Change, *, refresh: bool = False) -> None:
@@ -233,24 +247,50 @@ class Connection:
             change.version == self.last_version and not refresh
         ):
             return
-        events = []
-        for ev in change.events:
-            red = engine.redact(ev, self.player_id)
-            if red is not None:
-                events.append(red)
-        await self._send_state(change.state, events, change.locked)
+        await self._send_state(change.state, change.events, change.locked)
 
-    async def _send_state(
-        self, state: State, events: list[dict[str, Any]], locked: bool
-    ) -> None:
+    async def _send_state(self, state: State, raw: list[Event], locked: bool) -> None:
+        """Write the update of `state` with the events `raw` (and the owed looks)."""
+        pid = self.player_id
+        self._awaiting_refresh = False
+        events, top = plan(state, raw, pid, self.looks_known)
+        claim = None
+        if top:
+            events, claim = await self._claim_looks(events, top)
+        shown = [red for ev in events if (red := engine.redact(ev, pid)) is not None]
         now = now_ms()
-        view = dict(engine.view_for(state, self.player_id, now))
+        view = dict(engine.view_for(state, pid, now))
         view["code"] = self.room_code
         view["locked"] = locked
         self.seq += 1
         self.last_version = int(state.version)
-        self._awaiting_refresh = False
-        payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": events}
-        await self.ws.send_text(json.dumps(payload, separators=(",", ":")))
+        payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": shown}
+        try:
+            await self.ws.send_text(json.dumps(payload, separators=(",", ":")))
+        except Exception:
+            if claim is not None and self.ledger is not None:  # not shown: owed again
+                self.looks_known = claim[1]
+                await self.ledger.give_back(pid, *claim)
+            raise
         while self._marks and self._marks[0].version <= self.last_version:
             self._report(self._marks.popleft())
+
+    async def _claim_looks(
+        self, events: list[Event], top: int
+    ) -> tuple[list[Event], tuple[int, int] | None]:
+        """Claim the looks up to `top` for this socket (R16.3): `events` without the
+        peeks another connection of the seat has shown, and the claim to give back if
+        the write fails, (top, previous mark), or None."""
+        known, pid = self.looks_known, self.player_id
+        if self.ledger is None:
+            self.looks_known = top
+            return events, None
+        previous = await self.ledger.claim(pid, top, known)
+        if previous is None:  # the store cannot be reached: the looks stay owed
+            if self.on_looks_unsent is not None:
+                self.on_looks_unsent(self)
+            return without_peeks(events, pid, known, above=True), None
+        self.looks_known = max(top, previous)
+        if previous > known:
+            events = without_peeks(events, pid, previous)
+        return events, ((top, previous) if previous < top else None)

@@ -188,11 +188,14 @@ class Hub:
                      room_code, change.room_version)
 
     def refresh(self, conn: Connection) -> None:
-        """After `outcome_unknown`: once the store answers again, send `conn` the
-        current table, even if it is the one it has (the client waits for it)."""
-        if conn in self._refreshing or conn.closing:
+        """After `outcome_unknown` (or owed looks that could not be claimed): once
+        the store answers again, send `conn` the current table, even if it is the one
+        it has (the client waits for it)."""
+        if conn.closing:
             return
         conn.expect_refresh()
+        if conn in self._refreshing:
+            return  # the running one answers
 
         async def run() -> None:
             try:

@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
-    "claim_due", "next_due_ms", "room_count", "ping", "spend",
+    "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "return_mark",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
 )
 
@@ -89,6 +89,13 @@ class ObservedStore(Store):
             code, expected_version, doc, message=message, deadline_ms=deadline_ms
         )
         return await self._call("save", code, call)
+
+    async def claim_mark(self, code: str, name: str, value: int) -> int | None:
+        return await self._call("claim_mark", code, self.inner.claim_mark(code, name, value))
+
+    async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
+        await self._call(
+            "return_mark", code, self.inner.return_mark(code, name, claimed, previous))
 
     async def delete(self, code: str) -> None:
         await self._call("delete", code, self.inner.delete(code))

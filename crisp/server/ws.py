@@ -44,6 +44,7 @@ from .errors import (
     failure_of,
 )
 from .logs import fields
+from .looks import LookLedger
 from .messages import Hello, Lock, loads_bounded, parse_client
 from .origin import origin_allowed
 from .protocol import CloseCode, EndReason, Refusal, ServerErrorCode
@@ -70,7 +71,8 @@ async def _seat(ws: WebSocket, ctx: ServerContext, client: str, room_code: str |
     player_id = await _hello(ws, ctx, client, room_code)
     if room_code is None or player_id is None:
         return
-    conn = Connection(ws, room_code, player_id, ctx.hooks)
+    conn = Connection(ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code))
+    conn.on_looks_unsent = ctx.hub.refresh
     conn.start_writer()
     try:
         if await _take_seat(conn, ctx):

@@ -25,7 +25,7 @@ class StoreUnavailable(StoreError):
 
 
 class OutcomeUnknown(StoreUnavailable):
-    """A write (create, save, delete, publish, claim_due, claim_mark) was sent to the
+    """A write (create, save, delete, publish, claim_due, claim_mark, ...) was sent to the
     backend but its answer never came (a timeout, or the connection dropped after
     the request went out): it may or may not have been applied. Reload the room once
     the store answers again to learn which."""
@@ -88,6 +88,19 @@ class Store(ABC):
         (clear it when None) and publish `message` (if not None) on the room's channel.
         Returns the new version, or None (nothing changed) if the version did not match
         or the room is gone."""
+
+    @abstractmethod
+    async def claim_mark(self, code: str, name: str, value: int) -> int | None:
+        """Raise the room's mark `name` (an integer that only grows, kept with the
+        room and gone with it; 0 until set) to `value` if it is lower, atomically.
+        Returns the mark as it was, or None if there is no live room. Two callers
+        claiming the same value: exactly one sees a previous value below it. Cheap:
+        the room's version does not change and nothing is published."""
+
+    @abstractmethod
+    async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
+        """Give back a claim that could not be used: if the mark is still `claimed`,
+        set it to `previous` (else, or without a live room, change nothing)."""
 
     @abstractmethod
     async def delete(self, code: str) -> None:

@@ -11,7 +11,7 @@ import contextlib
 import heapq
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
@@ -33,6 +33,7 @@ class _Room:
     version: int
     doc: str
     expires_at: float  # time.monotonic()
+    marks: dict[str, int] = field(default_factory=dict)
 
 
 class MemoryStore(Store):
@@ -129,6 +130,20 @@ class MemoryStore(Store):
         if message is not None:
             self._fanout.deliver(code, message)
         return room.version
+
+    async def claim_mark(self, code: str, name: str, value: int) -> int | None:
+        room = self._live(code)
+        if room is None:
+            return None
+        previous = room.marks.get(name, 0)
+        if value > previous:
+            room.marks[name] = value
+        return previous
+
+    async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
+        room = self._live(code)
+        if room is not None and room.marks.get(name, 0) == claimed:
+            room.marks[name] = previous
 
     async def delete(self, code: str) -> None:
         self._drop(code)

@@ -79,6 +79,23 @@ return nv
 """
 )
 
+# KEYS: room.  ARGV: field, value.  The mark as it was (0 if unset), -1 without a room.
+_CLAIM_MARK = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) > cur then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return cur
+"""
+
+# KEYS: room.  ARGV: field, claimed, previous.
+_RETURN_MARK = """
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and tonumber(cur) == tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+end
+return 1
+"""
+
 # KEYS: room, deadlines, rooms.  ARGV: code
 _DELETE = """
 redis.call('DEL', KEYS[1])
@@ -255,6 +272,8 @@ class RedisStore(Store):
         self._create = self._r.register_script(_CREATE)
         self._save = self._r.register_script(_SAVE)
         self._delete = self._r.register_script(_DELETE)
+        self._claim_mark = self._r.register_script(_CLAIM_MARK)
+        self._return_mark = self._r.register_script(_RETURN_MARK)
         self._claim = self._r.register_script(_CLAIM)
         self._count = self._r.register_script(_COUNT)
         self._renew_leases = self._r.register_script(_RENEW_LEASES)
@@ -342,6 +361,17 @@ class RedisStore(Store):
         async with self._guard(write=True):
             result = await self._save(keys=self._room_keys(code), args=args)
         return None if result is None else int(result)
+
+    async def claim_mark(self, code: str, name: str, value: int) -> int | None:
+        async with self._guard(write=True):
+            args: list[str | int] = ["mark:" + name, int(value)]
+            found = int(await self._claim_mark(keys=[self._key(code)], args=args))
+        return None if found < 0 else found
+
+    async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
+        async with self._guard(write=True):
+            await self._return_mark(
+                keys=[self._key(code)], args=["mark:" + name, claimed, previous])
 
     async def delete(self, code: str) -> None:
         async with self._guard(write=True):

@@ -4,9 +4,11 @@ frame each seat received is checked against what that seat may see.
 A card identity may reach a seat only as: the card it holds right now (`holding`,
 which must be the card it drew), its own peeks at the moment they happen (R2.4
 at a deal, R7.1 after its Jack, R8.2/R8.3 after a Queen involving it, never a
-middle slot), its own stock draws, and public information (discard top, discarded
-and swapped-out cards, the special cards played, discard-pile draws, reveals at a
-round's end). Peeked cards are also checked to be true (against the reveal).
+middle slot), the looks it is still owed in the first update after a `hello`
+(R16.3 revised: never one its previous connection was shown and still knew), its
+own stock draws, and public information (discard top, discarded and swapped-out
+cards, the special cards played, discard-pile draws, reveals at a round's end).
+Peeked cards are also checked to be true (against the reveal).
 Every frame is also validated against the protocol models (`extra="forbid"`), so
 `/api/protocol.json` describes exactly what is sent.
 """
@@ -74,8 +76,10 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
     known: dict[tuple[str, str], str] = {}  # what this seat legitimately knows
     held: str | None = None  # the card this seat last drew (from its own events)
     kings: set[str] = set()  # Kings played this round, public (R9.3, R16.4)
+    round_no: int | None = None  # the round `known` is about
     for frames in seat.connections:
         seq = 0
+        shown_before = (round_no, dict(known))  # what the last connection was shown
         known.clear()  # events missed while away make old knowledge unreliable
         held = None
         kings.clear()
@@ -90,9 +94,16 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
             assert frame["type"] == "update"
             seq += 1
             assert frame["seq"] == seq
-            if seq == 1:
-                assert frame["events"] == [], f"{me}: events in the first update"
             events = frame["events"]
+            if seq == 1:  # only the looks this seat is owed (R16.3 revised), each once
+                round_no = frame["view"]["round"]
+                for ev in events:
+                    assert ev["kind"] == "peek" and ev["player"] == me, f"{me}: first {ev}"
+                    if shown_before[0] == round_no:
+                        assert shown_before[1].get((me, ev["slot"])) != ev["card"], (
+                            f"{me}: a look shown again after a reconnect: {ev}")
+                    known[(me, ev["slot"])] = ev["card"]  # checked at the reveal
+                events = []
             kinds = [e["kind"] for e in events]
             for i, ev in enumerate(events):
                 kind = ev["kind"]
@@ -128,6 +139,7 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
                     known.clear()
                     held = None
                     kings.clear()
+                    round_no = ev["round"]
                 elif kind == "king":
                     kings.add(ev["card"])
                 elif kind == "peek":
@@ -327,7 +339,7 @@ async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadSe
 def test_the_audit_catches_leaks() -> None:
     """The auditor itself: each of these frames must be refused."""
     view = {"you": "p1", "status": "playing", "turn": {"player": "p2"}, "players": [],
-            "discard_top": None, "holding": None, "last_round": None}
+            "discard_top": None, "holding": None, "last_round": None, "round": 1}
     bad_frames: list[dict[str, Any]] = [
         {"type": "update", "seq": 1, "events": [], "view": {**view, "holding": "AS"}},
         {"type": "update", "seq": 1, "events": [],
@@ -348,16 +360,35 @@ def test_the_audit_catches_leaks() -> None:
         [{"kind": "timeout", "player": "p2", "card": "AS"}],
     ]
     first = {"type": "update", "seq": 1, "events": [], "view": view}
-    for frames in [[f] for f in bad_frames] + [
-        [first, {"type": "update", "seq": 2, "events": evs, "view": view}] for evs in later_events
-    ]:
+    peek = {"kind": "peek", "player": "p1", "slot": "left", "card": "AS"}
+    bad_firsts: list[list[dict[str, Any]]] = [
+        [{**peek, "player": "p2"}],  # someone else's look
+        [{"kind": "drew", "player": "p1", "source": "stock", "card": "AS"}],  # not a look
+    ]
+    dealt = [{"kind": "round_started", "round": 1}, peek]
+    cases: list[list[list[dict[str, Any]]]] = [
+        [[f] for f in bad_frames][i:i + 1] for i in range(len(bad_frames))
+    ] + [
+        [[first, {"type": "update", "seq": 2, "events": evs, "view": view}]]
+        for evs in later_events
+    ] + [[[{**first, "events": evs}]] for evs in bad_firsts] + [
+        # shown on the last connection and still true: never shown again (R16.3)
+        [[first, {"type": "update", "seq": 2, "events": dealt, "view": view}],
+         [{**first, "events": [peek]}]],
+    ]
+    for connections in cases:
         seat = Seat("p1", "tok-of-p1")
-        seat.connections = [frames]
+        seat.connections = connections
         try:
             audit_seat(seat, {"tok-of-p2"})
         except AssertionError:
             continue
-        raise AssertionError(f"audit missed a leak: {frames}")
+        raise AssertionError(f"audit missed a leak: {connections}")
+    # ... while a look owed to the seat is fine in the first update
+    seat = Seat("p1", "tok-of-p1")
+    seat.connections = [[first, {"type": "update", "seq": 2, "events": dealt[:1], "view": view}],
+                        [{**first, "events": [peek]}]]
+    audit_seat(seat, {"tok-of-p2"})
     seat = Seat("p1", "tok-of-p1")
     seat.connections = [[first]]
     assert audit_seat(seat, {"tok-of-p2"}) == 1

@@ -67,6 +67,45 @@ async def test_concurrent_saves_only_one_wins(backend: Backend) -> None:
     assert await b.load("ABCD") == Versioned(2, f"doc{winners[0]}")
 
 
+# -- marks (the looks delivered to each seat, R16.3) -----------------------------------
+
+
+async def test_a_mark_only_grows_and_says_what_it_was(store: Store) -> None:
+    assert await store.claim_mark("ABCD", "p1", 3) is None  # no room, nothing kept
+    await store.create("ABCD", "v1")
+    assert await store.claim_mark("ABCD", "p1", 3) == 0
+    assert await store.claim_mark("ABCD", "p1", 2) == 3  # lower: unchanged
+    assert await store.claim_mark("ABCD", "p1", 5) == 3
+    assert await store.claim_mark("ABCD", "p2", 1) == 0  # each name its own
+    assert await store.save("ABCD", 1, "v2") == 2  # saves keep the marks, marks keep
+    assert await store.load("ABCD") == Versioned(2, "v2")  # the version
+    assert await store.claim_mark("ABCD", "p1", 0) == 5
+    await store.delete("ABCD")
+    await store.create("ABCD", "new")
+    assert await store.claim_mark("ABCD", "p1", 1) == 0  # gone with the room
+
+
+async def test_a_returned_claim_is_undone_only_if_nothing_came_after(store: Store) -> None:
+    await store.create("ABCD", "v1")
+    await store.claim_mark("ABCD", "p1", 4)
+    await store.return_mark("ABCD", "p1", 4, 2)
+    assert await store.claim_mark("ABCD", "p1", 0) == 2
+    await store.claim_mark("ABCD", "p1", 6)
+    await store.return_mark("ABCD", "p1", 4, 2)  # 6 is someone else's: kept
+    assert await store.claim_mark("ABCD", "p1", 0) == 6
+    await store.return_mark("EFGH", "p1", 1, 0)  # no room: nothing
+    assert not await store.exists("EFGH")
+
+
+async def test_racing_claims_of_one_mark_have_one_winner(backend: Backend) -> None:
+    a = await backend.new()
+    b = await backend.peer(a)
+    await a.create("ABCD", "v1")
+    results = await asyncio.gather(*((a if i % 2 else b).claim_mark("ABCD", "p1", 7)
+                                     for i in range(20)))
+    assert sorted(results) == [0] + [7] * 19
+
+
 async def test_delete(store: Store) -> None:
     await store.create("ABCD", "x", deadline_ms=1000)
     await store.delete("ABCD")

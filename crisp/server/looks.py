@@ -1,0 +1,94 @@
+"""Owed looks (R16.3 revised): a card a seat may look at is shown on one of its
+live connections, once, however its connections come and go.
+
+The engine records each seat's valid looks of the round with a table-wide `seq`
+(`engine.looks_for`, `engine.owed_peeks`); events that show a look carry it in
+`Event.look`. The room's record in the store keeps, per seat, the highest `seq`
+that reached a live connection of the seat: the mark `looks:<player id>`
+(`Store.claim_mark`), next to the document, so it survives restarts and is
+shared by every process, and setting it bumps no version and publishes nothing.
+
+Every update a connection builds goes through `plan`: the peeks the seat is
+still owed (valid looks above what the connection knows was delivered, e.g. at
+the first update after `hello`, or after an update lost in transit) come first,
+oldest first, then the change's own events. Right before writing, the
+connection claims the highest `seq` it is about to show (`LookLedger.claim`,
+one atomic "raise the mark"): the previous mark says which of those looks
+another connection of the seat delivered meanwhile, and those peeks are left
+out, so two racing connections show a look exactly once. If the write then
+fails, the claim is given back (`LookLedger.give_back`) and the looks stay owed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from crisp import engine
+from crisp.engine import Event
+from crisp.store import OutcomeUnknown, Store, StoreUnavailable
+
+log = logging.getLogger("crisp.server.looks")
+
+
+def shown_look(ev: Event, pid: str) -> int | None:
+    """The `seq` of the look `ev` shows `pid` (a peek of theirs, or the swap of a card
+    they drew), or None."""
+    if ev.look is not None and ev.data.get("player") == pid:
+        return int(ev.look)
+    return None
+
+
+def plan(state: engine.State, events: list[Event], pid: str, known: int) -> tuple[list[Event], int]:
+    """The events of an update of `state` for `pid`, before redaction, and the highest
+    look `seq` above `known` they show (0 if none).
+
+    `known`: every look up to this `seq` reached a live connection of the seat. The
+    peeks still owed (valid looks above `known` that `events` does not show) come
+    first, in the order they arose; then `events`, without peeks at or below
+    `known` (delivered already)."""
+    in_events = {s for ev in events if (s := shown_look(ev, pid)) is not None}
+    owed = [ev for ev in engine.owed_peeks(state, pid, known) if ev.look not in in_events]
+    kept = without_peeks(events, pid, known) if in_events else events
+    shown = [s for ev in owed + kept if (s := shown_look(ev, pid)) is not None]
+    return owed + kept, max((s for s in shown if s > known), default=0)
+
+
+def without_peeks(events: list[Event], pid: str, upto: int, above: bool = False) -> list[Event]:
+    """`events` without `pid`'s peeks at or below `upto` (with `above`: above it)."""
+    out = []
+    for ev in events:
+        seq = shown_look(ev, pid) if ev.kind == "peek" else None
+        if seq is None or (seq > upto) != above:
+            out.append(ev)
+    return out
+
+
+class LookLedger:
+    """The marks of one room: up to which look `seq` each seat was shown."""
+
+    def __init__(self, store: Store, room_code: str) -> None:
+        self.store = store
+        self.room_code = room_code
+
+    async def claim(self, pid: str, seq: int, known: int) -> int | None:
+        """Mark the looks up to `seq` as shown to `pid` (the caller shows them now);
+        returns the mark as it was: looks at or below it were shown elsewhere. None
+        if the store cannot be reached (nothing marked: the looks stay owed). An
+        unknown outcome counts as claimed from `known`: better a look shown twice
+        than never. A room that is gone gives `known` (its sockets are closing)."""
+        try:
+            previous = await self.store.claim_mark(self.room_code, "looks:" + pid, seq)
+        except OutcomeUnknown:
+            return known
+        except StoreUnavailable:
+            return None
+        return known if previous is None else previous
+
+    async def give_back(self, pid: str, seq: int, previous: int) -> None:
+        """The update claiming looks up to `seq` could not be written: they are owed
+        again (unless a later claim came first)."""
+        try:
+            await self.store.return_mark(self.room_code, "looks:" + pid, seq, previous)
+        except StoreUnavailable as exc:
+            log.warning("room %s: looks of %s stay marked as shown: %s", self.room_code, pid,
+                        exc)
