@@ -1,7 +1,8 @@
 """Redis store: several server processes share rooms, schedule and pub/sub.
 
 Keys (prefix "crisp:" by default):
-  {prefix}room:{code}   hash {v: version, doc: JSON}, PEXPIRE idle_ttl, refreshed by save
+  {prefix}room:{code}   hash {v: version, doc: JSON, mark:{name}: int}, PEXPIRE idle_ttl,
+                        refreshed by save (the marks: claim_mark, docs/store.md "Marks")
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
   {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
   {prefix}leases        zset "code seat conn" -> lease end ms (presence, R17.3)
