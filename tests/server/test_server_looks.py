@@ -73,11 +73,14 @@ async def dealt_with_ben_away(server: ThreadServer) -> tuple[Player, Player]:
     return ana, ben
 
 
+@pytest.fixture
+def server(spawn_server: Callable[..., ThreadServer], redis_url: str) -> ThreadServer:
+    """A server on the test Redis, at SCALE."""
+    return spawn_server(redis_url=redis_url, time_scale=SCALE)
+
+
 @pytest.mark.redis
-async def test_r16_3_away_at_the_deal_and_back_in_the_peek_phase(
-    spawn_server: Callable[..., ThreadServer], redis_url: str
-) -> None:
-    server = spawn_server(redis_url=redis_url, time_scale=SCALE)
+async def test_r16_3_away_at_the_deal_and_back_in_the_peek_phase(server: ThreadServer) -> None:
     ana, ben = await dealt_with_ben_away(server)
     ben2 = await back(server, ben)
     assert ben2.view["status"] == "peek"
@@ -89,10 +92,7 @@ async def test_r16_3_away_at_the_deal_and_back_in_the_peek_phase(
 
 
 @pytest.mark.redis
-async def test_r16_3_away_at_the_deal_and_back_during_play(
-    spawn_server: Callable[..., ThreadServer], redis_url: str
-) -> None:
-    server = spawn_server(redis_url=redis_url, time_scale=SCALE)
+async def test_r16_3_away_at_the_deal_and_back_during_play(server: ThreadServer) -> None:
     ana, ben = await dealt_with_ben_away(server)
     await ana.act("ready")  # the only connected player: play starts (R16.2)
     await ana.wait_legal("draw")
@@ -111,13 +111,10 @@ async def test_r16_3_away_at_the_deal_and_back_during_play(
 
 
 @pytest.mark.redis
-async def test_r16_3_a_queens_other_player_away_at_the_swap(
-    spawn_server: Callable[..., ThreadServer], redis_url: str
-) -> None:
+async def test_r16_3_a_queens_other_player_away_at_the_swap(server: ThreadServer) -> None:
     """Ben saw his deal; away when Ana's Queen swaps his left: on his return he is
     owed only the card he received (R8.3); the deal's left look left with its card,
     the right one was delivered."""
-    server = spawn_server(redis_url=redis_url, time_scale=SCALE)
     _code, (ana, ben) = await table(server, 2, deck=DECK, dealer=1)
     await ana.act("start")
     await ben.wait_view(lambda v: v["status"] == "peek")
@@ -165,13 +162,12 @@ async def test_r16_3_owed_looks_survive_a_server_restart_and_are_not_repeated_af
 
 @pytest.mark.redis
 async def test_r16_3_a_look_in_an_update_lost_in_transit_still_arrives(
-    spawn_server: Callable[..., ThreadServer], redis_url: str
+    server: ThreadServer, redis_url: str
 ) -> None:
     """Ana's Jack is saved by another process while this server's subscriber
     connection is cut (CLIENT KILL TYPE pubsub, the server busy for 0.3 s so it
     notices late): the change with her peek never reaches this server, which
     reloads the room once subscribed again; the reloaded update carries the look."""
-    server = spawn_server(redis_url=redis_url, time_scale=SCALE)
     code, (ana, ben) = await table(server, 2, deck=deck_for(HANDS, stock=["JD"], dealer=1),
                                    dealer=1)
     await ana.act("start")
