@@ -3,6 +3,8 @@ in crisp/bench/procs.py).
 
     redis_server  (session) the URL of a redis-server started for this test run
     redis_url     (function) the same URL, after FLUSHALL
+    redis_cluster (session) a 3-master Redis Cluster on loopback (tests/support/cluster.py)
+    cluster_url   (function) its store URL (redis+cluster://), after FLUSHALL on every master
     spawn_crisp   factory: `crisp serve` subprocesses (tests.support.servers.ProcServer),
                   all stopped at the end of the test
 
@@ -22,6 +24,7 @@ if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however 
     sys.path.insert(0, str(ROOT))
 
 from crisp.bench.procs import start_redis  # noqa: E402
+from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
 
 
@@ -42,6 +45,21 @@ def redis_url(redis_server: str) -> Iterator[str]:
     finally:
         client.close()
     yield redis_server
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisClusterProcs]:
+    cluster = start_redis_cluster()  # raises (the tests error, never skip) without redis
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def cluster_url(redis_cluster: RedisClusterProcs) -> str:
+    redis_cluster.flush()
+    return redis_cluster.url
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """Room store: versioned room documents, pub/sub of room updates, deadline schedule.
 
-`create_store(url)` picks the backend: memory (one process) or Redis (shared).
+`create_store(url)` picks the backend: memory (one process), Redis (shared) or a
+Redis Cluster (shared, sharded).
 The backends are imported lazily: `import crisp.store` loads neither, and the
 Redis client library is only imported when a Redis store is made or
 `crisp.store.RedisStore` is first used."""
@@ -27,6 +28,7 @@ from crisp.store.fanout import Fanout, Subscription
 if TYPE_CHECKING:
     from crisp.store.memory import MemoryStore
     from crisp.store.redis import RedisStore
+    from crisp.store.redis_cluster import RedisClusterStore
 
 __all__ = [
     "DEFAULT_IDLE_TTL_S",
@@ -36,6 +38,7 @@ __all__ = [
     "Lease",
     "MemoryStore",
     "OutcomeUnknown",
+    "RedisClusterStore",
     "RedisStore",
     "Store",
     "StoreError",
@@ -48,7 +51,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`MemoryStore` and `RedisStore`, imported on first use."""
+    """`MemoryStore`, `RedisStore` and `RedisClusterStore`, imported on first use."""
     if name == "MemoryStore":
         from crisp.store.memory import MemoryStore
 
@@ -57,4 +60,8 @@ def __getattr__(name: str) -> Any:
         from crisp.store.redis import RedisStore
 
         return RedisStore
+    if name == "RedisClusterStore":
+        from crisp.store.redis_cluster import RedisClusterStore
+
+        return RedisClusterStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """Redis store: several server processes share rooms, schedule and pub/sub.
 
-Keys (prefix "crisp:" by default):
+Keys on one Redis (prefix "crisp:" by default):
   {prefix}room:{code}   hash {v: version, doc: JSON, mark:{name}: int}, PEXPIRE idle_ttl,
                         refreshed by save (the marks: claim_mark, docs/store.md "Marks")
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
@@ -8,18 +8,24 @@ Keys (prefix "crisp:" by default):
   {prefix}leases        zset "code seat conn" -> lease end ms (presence, R17.3)
   {prefix}budget:{key}  string: a budget's theoretical arrival time (ms, Redis clock), PX = its debt
   channel {prefix}room:{code}   room messages
-Every write is one Lua script (one round trip, atomic). This module keeps the
-documents and the schedule; subscriptions and their read loop are in
-`redis_pubsub.py`. See docs/store.md."""
+On a Redis Cluster (`redis+cluster://`) the rooms are split into shards, each in
+one hash slot: the room keys, channels, deadlines, rooms and leases of shard s are
+`{prefix}{tag}:room:{code}`, `{prefix}{tag}:deadlines`, ... with the shard's hash
+tag (`redis_cluster.py`), and room messages use sharded pub/sub.
+Every write is one Lua script (one round trip, atomic) whose keys are all in KEYS
+and in one slot. This module keeps the documents and the schedule; subscriptions
+and their read loop are in `redis_pubsub.py`. See docs/store.md."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -41,6 +47,7 @@ from crisp.store.base import (
 from crisp.store.redis_pubsub import CONN_ERRORS, RedisPubSub
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Shared Lua prelude: the Redis clock in ms, for the rooms index.
 _NOW = """
@@ -63,7 +70,8 @@ return 1
 )
 
 # KEYS: room, deadlines, rooms.
-# ARGV: code, expected, doc, ttl_ms, deadline ('' = clear), publish ('0'/'1'), channel, message
+# ARGV: code, expected, doc, ttl_ms, deadline ('' = clear),
+#       publish ('0', 'PUBLISH' or 'SPUBLISH'), channel, message
 _SAVE = (
     _NOW
     + """
@@ -75,7 +83,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[4]), ARGV[1])
 if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
 else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
-if ARGV[6] == '1' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
+if ARGV[6] ~= '0' then redis.call(ARGV[6], ARGV[7], ARGV[8]) end
 return nv
 """
 )
@@ -105,22 +113,34 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 """
 
-# KEYS: deadlines (members: codes) or leases (members: "code seat conn").
-# ARGV: now_ms, lease_until_ms, limit, room key prefix.
-# Room keys are built in the script (not in KEYS): fine on a single Redis, not on Cluster.
+# KEYS: a schedule (deadlines, members: codes; or leases, members: "code seat conn"),
+# then the room key of each member.  ARGV: now_ms, lease_until_ms, members...
+# A member still due is leased if its room lives, else dropped; one already claimed
+# by someone else (no longer due) is left alone. Returns {claimed, the schedule's
+# first entry afterwards (member, score; empty if none)}.
 _CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {}
-for _, member in ipairs(due) do
-  local code = string.match(member, '^(%S+)')
-  if code and redis.call('EXISTS', ARGV[4] .. code) == 1 then
-    redis.call('ZADD', KEYS[1], ARGV[2], member)
-    out[#out + 1] = member
-  else
-    redis.call('ZREM', KEYS[1], member)
+for i = 3, #ARGV do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) <= tonumber(ARGV[1]) then
+    if redis.call('EXISTS', KEYS[i - 1]) == 1 then
+      redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i])
+      out[#out + 1] = ARGV[i]
+    else
+      redis.call('ZREM', KEYS[1], ARGV[i])
+    end
   end
 end
-return out
+return {out, redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')}
+"""
+
+# KEYS: a schedule.  ARGV: now_ms ('-inf': none), limit.  Its due entries (at most
+# limit), or if none is due its first entry: member, score, member, score, ...
+_HEADS = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES',
+                       'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then return due end
+return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 """
 
 # KEYS: leases.  ARGV: until_ms, members...
@@ -181,6 +201,14 @@ return '0'
 """
 
 
+async def _all(calls: Iterable[Awaitable[T]]) -> list[T]:
+    """The results of `calls`, run at once (a single one in this task)."""
+    todo = list(calls)
+    if len(todo) == 1:
+        return [await todo[0]]
+    return list(await asyncio.gather(*todo))
+
+
 def _opt_int(value: int | None) -> str | int:
     return "" if value is None else int(value)
 
@@ -188,7 +216,21 @@ def _opt_int(value: int | None) -> str | int:
 # True once the calling task got a connected connection for its current store call:
 # a failure after that may have reached Redis (its outcome is unknown); a failure
 # before it (refused, no free connection, connect timeout) certainly did not.
-_reached: ContextVar[bool] = ContextVar("crisp_redis_reached", default=False)
+# (A cell, so that tasks a store call gathers mark the call that started them.)
+_reached: ContextVar[list[bool] | None] = ContextVar("crisp_redis_reached", default=None)
+
+
+def mark_reached() -> None:
+    """Note that the current store call got a connected connection."""
+    cell = _reached.get()
+    if cell is not None:
+        cell[0] = True
+
+
+def reached() -> bool:
+    """True if the current store call got a connected connection."""
+    cell = _reached.get()
+    return cell is not None and cell[0]
 
 
 class _TrackingPool(BlockingConnectionPool):
@@ -212,7 +254,7 @@ class _TrackingPool(BlockingConnectionPool):
         except BaseException:
             await self.release(conn)
             raise
-        _reached.set(True)
+        mark_reached()
         return conn
 
 
@@ -231,9 +273,56 @@ def split_op_timeout(url: str, default: float) -> tuple[str, float]:
     return urlunsplit(parts._replace(query=rest)), timeout
 
 
+class Shard:
+    """One shard of the rooms: its key prefix, schedule and indexes. One Redis has one
+    shard (the plain layout); on a cluster each shard's keys share one hash slot."""
+
+    __slots__ = ("deadlines", "leases", "prefix", "rooms")
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.deadlines = prefix + "deadlines"
+        self.rooms = prefix + "rooms"
+        self.leases = prefix + "leases"
+
+    def room(self, code: str) -> str:
+        """The room's key, which is also its channel."""
+        return self.prefix + "room:" + code
+
+
+class _Head:
+    """What this process knows of one shard's schedule: its first entry (score inf
+    and member None when empty), when that was read (monotonic; -inf: read it
+    again), and a count of this process's own changes to it."""
+
+    __slots__ = ("changes", "member", "read_at", "score")
+
+    def __init__(self) -> None:
+        self.score: float = math.inf
+        self.member: str | None = None
+        self.read_at = -math.inf
+        self.changes = 0
+
+    def learn(self, first: tuple[str, float] | None, read_at: float, changes: int) -> None:
+        """The schedule's first entry, as read at `read_at` when `changes` own changes
+        were known. Own changes since then: read it again (keeping the earlier)."""
+        score, member = (math.inf, None) if first is None else (first[1], first[0])
+        if changes != self.changes:
+            if score < self.score:
+                self.score, self.member = score, member
+            self.read_at = -math.inf
+            return
+        self.score, self.member, self.read_at = score, member, read_at
+
+
 class RedisStore(Store):
     """A Store on a Redis server (>= 5), shared by every process that uses the same URL
-    and prefix."""
+    and prefix. `RedisClusterStore` (redis_cluster.py) is the same on a Redis Cluster."""
+
+    # A shard's schedule is read again when its first entry is due, or when it was
+    # last read this long ago: 0 here (always read: one shard, exact), 1 s on a
+    # cluster (deadlines other processes set are seen within a second).
+    KNOWN_FOR_S = 0.0
 
     def __init__(
         self,
@@ -248,61 +337,88 @@ class RedisStore(Store):
     ) -> None:
         url, op_timeout_s = split_op_timeout(url, op_timeout_s)
         self._ttl_ms = int(idle_ttl_s * 1000)
-        self._room_prefix = prefix + "room:"
-        self._deadlines_key = prefix + "deadlines"
-        self._rooms_key = prefix + "rooms"
-        self._leases_key = prefix + "leases"
         self._budget_prefix = prefix + "budget:"
         self._op_timeout = op_timeout_s
+        self._sub_timeout = subscribe_timeout_s
+        self._pubsub_ping_s = pubsub_ping_s
+        self._shards = self._make_shards(prefix)
+        self._known = {kind: [_Head() for _ in self._shards] for kind in ("deadlines", "leases")}
         # No automatic retries: re-running a CAS, create or publish after a dropped
         # reply could apply it twice. Errors surface as StoreUnavailable (nothing was
         # sent) or OutcomeUnknown (a write was sent, its answer never came) instead.
-        common: dict[str, Any] = {
+        self._common: dict[str, Any] = {
             "decode_responses": True,
             "retry": Retry(NoBackoff(), 0),
             "socket_connect_timeout": min(2.0, op_timeout_s),
             "socket_keepalive": True,
         }
-        # A bounded, blocking pool: under load, operations wait (up to the op timeout)
-        # for a free connection instead of failing with "Too many connections".
-        # `?max_connections=N` in the URL overrides the size.
-        pool = _TrackingPool.from_url(
-            url, max_connections=max_connections, timeout=op_timeout_s,
-            socket_timeout=op_timeout_s, **common)
-        self._r = Redis.from_pool(pool)
+        self._r: Any = self._make_client(url, max_connections)
         self._create = self._r.register_script(_CREATE)
         self._save = self._r.register_script(_SAVE)
         self._delete = self._r.register_script(_DELETE)
         self._claim_mark = self._r.register_script(_CLAIM_MARK)
         self._return_mark = self._r.register_script(_RETURN_MARK)
         self._claim = self._r.register_script(_CLAIM)
+        self._heads_script = self._r.register_script(_HEADS)
         self._count = self._r.register_script(_COUNT)
         self._renew_leases = self._r.register_script(_RENEW_LEASES)
         self._spend = self._r.register_script(_SPEND)
-        # Pub/sub reads block, so that client has no socket timeout; liveness comes
-        # from the reader's own pings.
-        self._pubsub = RedisPubSub(
-            Redis.from_url(url, **common),
-            self._room_prefix,
-            op_timeout_s=op_timeout_s,
-            subscribe_timeout_s=subscribe_timeout_s,
-            ping_s=pubsub_ping_s,
+        self._pubsub = self._make_pubsub(url)
+
+    # -- the parts a cluster store makes differently ------------------------------
+
+    def _make_shards(self, prefix: str) -> list[Shard]:
+        """One shard: the plain key layout."""
+        return [Shard(prefix)]
+
+    def _shard_index(self, code: str) -> int:
+        """The index of the shard that holds room `code`."""
+        return 0
+
+    def _shard(self, code: str) -> Shard:
+        """The shard that holds room `code`."""
+        return self._shards[self._shard_index(code)]
+
+    def _make_client(self, url: str, max_connections: int) -> Any:
+        """The client for documents, scripts and publishing."""
+        # A bounded, blocking pool: under load, operations wait (up to the op timeout)
+        # for a free connection instead of failing with "Too many connections".
+        # `?max_connections=N` in the URL overrides the size.
+        pool = _TrackingPool.from_url(
+            url, max_connections=max_connections, timeout=self._op_timeout,
+            socket_timeout=self._op_timeout, **self._common)
+        return Redis.from_pool(pool)
+
+    def _make_pubsub(self, url: str) -> RedisPubSub:
+        """Subscriptions: one connection (blocking reads, so no socket timeout;
+        liveness comes from the reader's own pings)."""
+        return RedisPubSub(
+            Redis.from_url(url, **self._common),
+            self._key,
+            op_timeout_s=self._op_timeout,
+            subscribe_timeout_s=self._sub_timeout,
+            ping_s=self._pubsub_ping_s,
         )
+
+    async def _publish(self, channel: str, message: str) -> None:
+        await self._r.publish(channel, message)
+
+    _publish_command = "PUBLISH"  # the command the save script publishes with
 
     # -- helpers -----------------------------------------------------------------
 
     def _key(self, code: str) -> str:
-        return self._room_prefix + code
+        return self._shard(code).room(code)
 
     @contextlib.asynccontextmanager
     async def _guard(self, *, write: bool = False) -> AsyncIterator[None]:
         """Connection errors as StoreUnavailable; for a `write` whose request may have
         reached Redis (a connection was obtained), OutcomeUnknown."""
-        token = _reached.set(False)
+        token = _reached.set([False])
         try:
             yield
         except CONN_ERRORS as e:
-            if write and _reached.get():
+            if write and reached():
                 raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
             raise StoreUnavailable(f"redis: {e}") from e
         finally:
@@ -326,12 +442,16 @@ class RedisStore(Store):
     # -- rooms -------------------------------------------------------------------
 
     def _room_keys(self, code: str) -> list[str]:
-        return [self._key(code), self._deadlines_key, self._rooms_key]
+        shard = self._shard(code)
+        return [shard.room(code), shard.deadlines, shard.rooms]
 
     async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
         args: list[str | int] = [code, doc, self._ttl_ms, _opt_int(deadline_ms)]
         async with self._guard(write=True):
-            return bool(await self._create(keys=self._room_keys(code), args=args))
+            created = bool(await self._create(keys=self._room_keys(code), args=args))
+        if created:
+            self._note("deadlines", code, code, deadline_ms)
+        return created
 
     async def load(self, code: str) -> Versioned | None:
         async with self._guard():
@@ -355,13 +475,16 @@ class RedisStore(Store):
             doc,
             self._ttl_ms,
             _opt_int(deadline_ms),
-            "0" if message is None else "1",
+            "0" if message is None else self._publish_command,
             self._key(code),
             "" if message is None else message,
         ]
         async with self._guard(write=True):
             result = await self._save(keys=self._room_keys(code), args=args)
-        return None if result is None else int(result)
+        if result is None:
+            return None
+        self._note("deadlines", code, code, deadline_ms)
+        return int(result)
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
         async with self._guard(write=True):
@@ -377,6 +500,7 @@ class RedisStore(Store):
     async def delete(self, code: str) -> None:
         async with self._guard(write=True):
             await self._delete(keys=self._room_keys(code), args=[code])
+        self._note("deadlines", code, code, None)
 
     async def exists(self, code: str) -> bool:
         async with self._guard():
@@ -384,7 +508,8 @@ class RedisStore(Store):
 
     async def room_count(self) -> int:
         async with self._guard():
-            return int(await self._count(keys=[self._rooms_key]))
+            counts = await _all(self._count(keys=[shard.rooms]) for shard in self._shards)
+        return sum(int(c) for c in counts)
 
     # -- budgets -----------------------------------------------------------------
 
@@ -400,56 +525,148 @@ class RedisStore(Store):
             wait_ms = await self._spend(keys=[self._budget_prefix + key], args=args)
         return float(wait_ms) / 1000.0
 
-    # -- deadlines ---------------------------------------------------------------
+    # -- deadlines and the claim of a schedule -------------------------------------
 
-    async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+    def _note(self, kind: str, code: str, member: str, score: float | None) -> None:
+        """This process set `member`'s entry in its shard's schedule `kind` to `score`
+        (None: removed): keep what this process knows of the shard's first entry."""
+        head = self._known[kind][self._shard_index(code)]
+        head.changes += 1
+        if score is not None and score < head.score:
+            head.score, head.member = score, member
+        elif member == head.member:  # the first entry moved later or left: read it again
+            head.read_at = -math.inf
+
+    async def _read_heads(
+        self, kind: str, which: list[int], now: str | int, limit: int
+    ) -> list[list[tuple[str, float]]]:
+        """Read shards `which` of schedule `kind`: per shard, its due (member, score)
+        pairs (at most `limit`), else its first entry; and remember each first entry."""
+        heads = self._known[kind]
+        before = [heads[i].changes for i in which]
+        started = time.monotonic()
+        answers = await _all(
+            self._heads_script(keys=[getattr(self._shards[i], kind)], args=[now, limit])
+            for i in which)  # fmt: skip
+        out = []
+        for i, changes, flat in zip(which, before, answers, strict=True):
+            pairs = [(str(m), float(sc)) for m, sc in zip(flat[::2], flat[1::2], strict=True)]
+            out.append(pairs)
+            heads[i].learn(pairs[0] if pairs else None, started, changes)
+        return out
+
+    async def _claim_schedule(
+        self, kind: str, now_ms: int, until_ms: int, limit: int
+    ) -> list[str]:
+        """Claim up to `limit` due members of the shards' schedules `kind`
+        ("deadlines" or "leases"), earliest first. Each shard is claimed on its own:
+        read only if its first entry is known to be due or was last read
+        `KNOWN_FOR_S` ago or more (0 on one Redis), then one claim script with the
+        due members' room keys (it leases what is still due, drops the members of
+        gone rooms, and returns the shard's new first entry)."""
         if limit <= 0:
             return []
-        args: list[str | int] = [now_ms, now_ms + lease_ms, limit, self._room_prefix]
+        heads = self._known[kind]
+        stale = time.monotonic() - self.KNOWN_FOR_S
+        which = [i for i, h in enumerate(heads) if h.score <= now_ms or h.read_at <= stale]
+        if not which:
+            return []
+        async with self._guard():
+            pairs = await self._read_heads(kind, which, now_ms, limit)
+        due = sorted(
+            ((score, member, i)
+             for i, shard_pairs in zip(which, pairs, strict=True)
+             for member, score in shard_pairs if score <= now_ms),
+            key=lambda x: x[0])[:limit]  # fmt: skip
+        by_shard: dict[int, list[str]] = {}
+        for _, member, i in due:
+            by_shard.setdefault(i, []).append(member)
+        if not by_shard:
+            return []
+
+        async def claim(i: int, members: list[str]) -> list[str]:
+            shard = self._shards[i]
+            rooms = [shard.room(m.split(" ", 1)[0]) for m in members]
+            changes, started = heads[i].changes, time.monotonic()
+            args: list[str | int] = [now_ms, until_ms, *members]
+            got, first = await self._claim(keys=[getattr(shard, kind), *rooms], args=args)
+            heads[i].learn((str(first[0]), float(first[1])) if first else None, started, changes)
+            return [str(m) for m in got]
+
         async with self._guard(write=True):
-            codes: Sequence[str] = await self._claim(keys=[self._deadlines_key], args=args)
-        return list(codes)
+            claimed = await _all(claim(i, members) for i, members in by_shard.items())
+        return [member for part in claimed for member in part]
+
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
+        return await self._claim_schedule("deadlines", now_ms, now_ms + lease_ms, limit)
 
     async def next_due_ms(self) -> int | None:
-        async with self._guard():
-            first = await self._r.zrange(self._deadlines_key, 0, 0, withscores=True)
-        return int(first[0][1]) if first else None
+        heads = self._known["deadlines"]
+        stale = time.monotonic() - self.KNOWN_FOR_S
+        which = [i for i, h in enumerate(heads) if h.read_at <= stale]
+        if which:
+            async with self._guard():
+                await self._read_heads("deadlines", which, "-inf", 1)
+        first = min(h.score for h in heads)
+        return None if first == math.inf else int(first)
 
     # -- presence leases ---------------------------------------------------------
+
+    def _by_shard(self, leases: Sequence[Lease]) -> dict[int, list[int]]:
+        """The indexes of `leases` grouped by their room's shard."""
+        groups: dict[int, list[int]] = {}
+        for i, lease in enumerate(leases):
+            groups.setdefault(self._shard_index(lease.code), []).append(i)
+        return groups
 
     async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
         if not leases:
             return
         async with self._guard():
-            await self._r.zadd(self._leases_key, {_member(x): int(until_ms) for x in leases})
+            pipe = self._r.pipeline(transaction=False)
+            for shard, group in self._by_shard(leases).items():
+                pipe.zadd(self._shards[shard].leases,
+                          {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
+            await pipe.execute()
+        for lease in leases:
+            self._note("leases", lease.code, _member(lease), until_ms)
 
     async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
         if not leases:
             return []
-        args: list[str | int] = [int(until_ms), *(_member(x) for x in leases)]
+        groups = self._by_shard(leases)
+
+        async def renew(shard: int, group: list[int]) -> list[int]:
+            args: list[str | int] = [int(until_ms), *(_member(leases[i]) for i in group)]
+            return list(await self._renew_leases(keys=[self._shards[shard].leases], args=args))
+
         async with self._guard():
-            held: Sequence[int] = await self._renew_leases(keys=[self._leases_key], args=args)
-        return [bool(h) for h in held]
+            answers = await _all(renew(shard, group) for shard, group in groups.items())
+        held = [False] * len(leases)
+        for group, answer in zip(groups.values(), answers, strict=True):
+            for i, h in zip(group, answer, strict=True):
+                held[i] = bool(h)
+        for lease, h in zip(leases, held, strict=True):
+            if h:
+                self._note("leases", lease.code, _member(lease), until_ms)
+        return held
 
     async def drop_lease(self, lease: Lease) -> None:
         async with self._guard():
-            await self._r.zrem(self._leases_key, _member(lease))
+            await self._r.zrem(self._shard(lease.code).leases, _member(lease))
+        self._note("leases", lease.code, _member(lease), None)
 
     async def claim_expired_leases(
         self, now_ms: int, claim_ms: int, limit: int = 100
     ) -> list[Lease]:
-        if limit <= 0:
-            return []
-        args: list[str | int] = [now_ms, now_ms + claim_ms, limit, self._room_prefix]
-        async with self._guard():
-            members: Sequence[str] = await self._claim(keys=[self._leases_key], args=args)
+        members = await self._claim_schedule("leases", now_ms, now_ms + claim_ms, limit)
         return [_lease(m) for m in members]
 
     # -- pub/sub -----------------------------------------------------------------
 
     async def publish(self, code: str, message: str) -> None:
         async with self._guard(write=True):
-            await self._r.publish(self._key(code), message)
+            await self._publish(self._key(code), message)
 
     async def subscribe(
         self, code: str, handler: Handler, on_gap: GapHandler | None = None

@@ -1,15 +1,21 @@
-"""The pub/sub half of the Redis store: one connection per process, its read loop,
-and the local fan-out of each room channel's messages.
+"""The pub/sub half of the Redis store: pub/sub connections, their read loops, and
+the local fan-out of each room channel's messages.
 
-`RedisPubSub` owns a dedicated Redis connection (blocking reads: no socket
+A `PubSubLink` owns one dedicated Redis connection (blocking reads: no socket
 timeout). Its reader task reads messages, pings when idle (an unanswered PING
 means the connection died silently), and on any connection error reconnects
-with backoff and re-subscribes every channel that has local subscribers. Once
-Redis confirms such a re-subscription, the channel's subscribers are told that
-messages may have been lost (`on_gap`), so they can reload. `subscribe` returns
-once Redis confirmed the SUBSCRIBE, so no message published after it returns
-can be missed. Publishing goes through the document connection
-(`RedisStore.publish`, and `save` inside its Lua script).
+with backoff and re-subscribes every channel it holds. Once Redis confirms such
+a re-subscription, the channel's subscribers are told that messages may have been
+lost (`on_gap`), so they can reload.
+
+`RedisPubSub` is what the store uses: the local subscribers (`Fanout`) and which
+link holds each room's channel. On one Redis there is one link (`SUBSCRIBE`);
+on a Redis Cluster (`redis_cluster.py`) there is one link per master, using
+sharded pub/sub (`SSUBSCRIBE`), and a channel whose slot moved is subscribed
+again on its new owner. `subscribe` returns once Redis confirmed the
+subscription, so no message published after it returns can be missed.
+Publishing goes through the document connection (`RedisStore.publish`, and
+`save` inside its Lua script).
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import AskError, MovedError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -34,108 +42,125 @@ MIN_BACKOFF_S = 0.05
 MAX_BACKOFF_S = 0.5  # a restarted Redis is subscribed to again within about this long
 
 
-class RedisPubSub:
-    """Subscriptions to room channels (`{channel_prefix}{code}`) for this process."""
+class ChannelMoved(Exception):
+    """The link gave a channel up: its slot is served by another cluster node."""
+
+
+class PubSubLink:
+    """One pub/sub connection to one Redis server and the channels it holds.
+
+    `deliver(channel, data)` is called for each message, `back(channel)` when a
+    channel held across a lost connection is confirmed again (messages may have
+    been lost in between), and `moved(channel)` when the server gave a wanted
+    channel up (sharded pub/sub: its slot moved; the channel is then no longer
+    held here)."""
 
     def __init__(
         self,
         client: Redis,
-        channel_prefix: str,
         *,
+        sharded: bool,
         op_timeout_s: float,
-        subscribe_timeout_s: float,
         ping_s: float,
+        deliver: Callable[[str, str], None],
+        back: Callable[[str], None],
+        moved: Callable[[str], None] | None = None,
     ) -> None:
         self._client = client
-        self._prefix = channel_prefix
+        self._sharded = sharded
+        self._message_kind = "smessage" if sharded else "message"
+        self._confirm_kind = "ssubscribe" if sharded else "subscribe"
         self._op_timeout = op_timeout_s
-        self._sub_timeout = subscribe_timeout_s
         self._ping_s = ping_s
-        self._fanout = Fanout()
-        self._wanted: set[str] = set()  # channels with local subscribers
-        self._pending: dict[str, int] = {}  # SUBSCRIBEs sent on this connection, unconfirmed
+        self._deliver = deliver
+        self._back = back
+        self._moved = moved
+        self.wanted: set[str] = set()  # channels this link should hold
+        self._pending: dict[str, int] = {}  # subscriptions sent on this connection, unconfirmed
         self._ready: dict[str, asyncio.Future[None]] = {}  # done once confirmed
-        self._lost: set[str] = set()  # channels of a dropped connection, not yet back
+        self._lost: set[str] = set()  # channels whose messages may have been lost
         self._ps: PubSub | None = None
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
+        self.failing = False  # the last connection attempt failed
 
-    def has_subscribers(self, code: str) -> bool:
-        """True while the room has a local subscriber."""
-        return self._fanout.has(code)
+    # -- commands of the chosen flavour ------------------------------------------
+
+    async def _subscribe(self, ps: PubSub, *channels: str) -> None:
+        if self._sharded:
+            await ps.ssubscribe(*channels)
+        else:
+            await ps.subscribe(*channels)
+
+    async def _unsubscribe(self, ps: PubSub, channel: str) -> None:
+        if self._sharded:
+            await ps.sunsubscribe(channel)
+        else:
+            await ps.unsubscribe(channel)
 
     # -- lifecycle ---------------------------------------------------------------
 
-    async def start(self) -> None:
+    def start(self) -> None:
         """Start the reader task (it connects once a channel is wanted). Idempotent."""
         if self._reader is None or self._reader.done():
             self._reader = asyncio.create_task(self._read_loop(), name="crisp-store-pubsub")
 
     async def close(self) -> None:
-        """Stop the reader, drop the connection and every local subscriber."""
+        """Stop the reader and drop the connection."""
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
             self._reader = None
         await self._drop_connection()
-        await self._fanout.close()
-        self._wanted.clear()
+        self.wanted.clear()
         self._lost.clear()
+        for fut in self._ready.values():
+            fut.cancel()
         self._ready.clear()
         await self._client.aclose()
 
-    # -- subscribing -------------------------------------------------------------
+    # -- channels ----------------------------------------------------------------
 
-    async def subscribe(
-        self, code: str, handler: Handler, on_gap: GapHandler | None = None
-    ) -> Unsubscribe:
-        """See `Store.subscribe`."""
-        await self.start()
-        channel = self._prefix + code
-        sub, _ = self._fanout.add(code, handler, on_gap)
-        try:
-            async with asyncio.timeout(self._sub_timeout):
-                async with self._lock:
-                    ready = self._ready.get(channel)
-                    if ready is None:
-                        ready = asyncio.get_running_loop().create_future()
-                        self._ready[channel] = ready
-                    if channel not in self._wanted:
-                        self._wanted.add(channel)
-                        if self._ps is None:
-                            self._wake.set()  # the reader connects and subscribes
-                        else:
-                            self._pending[channel] = self._pending.get(channel, 0) + 1
-                            with contextlib.suppress(*CONN_ERRORS):  # else the reader will
-                                await self._ps.subscribe(channel)
-                # Wait for Redis's confirmation: from then on no message can be missed.
-                await asyncio.shield(ready)
-        except BaseException as e:
-            await self._unsubscribe(sub)
-            if isinstance(e, TimeoutError):
-                raise StoreUnavailable(f"redis: SUBSCRIBE {channel} not confirmed") from e
-            raise
-
-        async def unsubscribe() -> None:
-            await self._unsubscribe(sub)
-
-        return unsubscribe
-
-    async def _unsubscribe(self, sub: Subscription) -> None:
-        await self._fanout.remove(sub)
-        channel = self._prefix + sub.code
+    async def want(self, channel: str, *, lost: bool = False) -> asyncio.Future[None]:
+        """Hold `channel`; the future is done once Redis confirmed it (it fails with
+        ChannelMoved if the link gives the channel up first). `lost`: messages may
+        already have been lost (a channel moved here): `back` follows the
+        confirmation."""
+        self.start()
         async with self._lock:
-            if self._fanout.has(sub.code) or channel not in self._wanted:
+            ready = self._ready.get(channel)
+            if ready is None:
+                ready = asyncio.get_running_loop().create_future()
+                self._ready[channel] = ready
+            if lost:
+                self._lost.add(channel)
+            if channel not in self.wanted:
+                self.wanted.add(channel)
+                if self._ps is None:
+                    self._wake.set()  # the reader connects and subscribes
+                else:
+                    self._pending[channel] = self._pending.get(channel, 0) + 1
+                    with contextlib.suppress(*CONN_ERRORS):  # else the reader will
+                        await self._subscribe(self._ps, channel)
+            return ready
+
+    async def unwant(self, channel: str) -> None:
+        """Stop holding `channel` (no-op if not held)."""
+        async with self._lock:
+            if channel not in self.wanted:
                 return
-            self._wanted.discard(channel)
+            self.wanted.discard(channel)
             self._lost.discard(channel)
-            self._ready.pop(channel, None)
+            ready = self._ready.pop(channel, None)
+            if ready is not None and not ready.done():
+                ready.set_exception(ChannelMoved(channel))
+                ready.exception()  # retrieved: nobody may be waiting
             if self._ps is not None:
                 with contextlib.suppress(*CONN_ERRORS):
                     async with asyncio.timeout(self._op_timeout):
-                        await self._ps.unsubscribe(channel)
+                        await self._unsubscribe(self._ps, channel)
 
     # -- the connection and its reader -------------------------------------------
 
@@ -146,9 +171,13 @@ class RedisPubSub:
                 async with asyncio.timeout(self._op_timeout):
                     await ps.connect()  # type: ignore[no-untyped-call]
                     self._pending = {}
-                    channels = sorted(self._wanted)
+                    channels = sorted(self.wanted)
                     if channels:
-                        await ps.subscribe(*channels)
+                        if self._sharded:  # one slot per SSUBSCRIBE
+                            for channel in channels:
+                                await self._subscribe(ps, channel)
+                        else:
+                            await self._subscribe(ps, *channels)
                         self._pending = dict.fromkeys(channels, 1)
             except BaseException:
                 await ps.aclose()  # type: ignore[no-untyped-call]
@@ -159,7 +188,7 @@ class RedisPubSub:
         async with self._lock:
             ps, self._ps = self._ps, None
             if ps is not None:  # what was published meanwhile is lost for these channels
-                self._lost |= self._wanted
+                self._lost |= self.wanted
             # New subscribers must wait for the re-subscription on the next connection.
             for channel, fut in list(self._ready.items()):
                 if fut.done():
@@ -168,36 +197,53 @@ class RedisPubSub:
             with contextlib.suppress(Exception):
                 await ps.aclose()  # type: ignore[no-untyped-call]
 
+    def _give_up(self, channel: str) -> None:
+        """The server will not hold `channel` here (sharded: its slot moved)."""
+        if channel not in self.wanted:
+            return
+        self.wanted.discard(channel)
+        self._pending.pop(channel, None)
+        self._lost.discard(channel)
+        ready = self._ready.pop(channel, None)
+        if ready is not None and not ready.done():
+            ready.set_exception(ChannelMoved(channel))
+            ready.exception()
+        if self._moved is not None:
+            self._moved(channel)
+
     def _on_message(self, msg: dict[str, Any]) -> None:
         kind, channel = msg.get("type"), msg.get("channel")
         if not isinstance(channel, str):
             return
-        if kind == "message":
-            if channel.startswith(self._prefix):
-                self._fanout.deliver(channel[len(self._prefix) :], str(msg["data"]))
-        elif kind == "subscribe":
+        if kind == self._message_kind:
+            if channel in self.wanted:
+                self._deliver(channel, str(msg["data"]))
+        elif kind == self._confirm_kind:
             left = self._pending.get(channel, 0) - 1
             if left > 0:
                 self._pending[channel] = left
                 return
             self._pending.pop(channel, None)
             ready = self._ready.get(channel)
-            if ready is not None and not ready.done() and channel in self._wanted:
+            if ready is not None and not ready.done() and channel in self.wanted:
                 ready.set_result(None)
             if channel in self._lost:  # back after a loss: the subscribers reload
                 self._lost.discard(channel)
-                self._fanout.lost(channel[len(self._prefix) :])
+                self._back(channel)
+        elif kind == "sunsubscribe" and self._sharded and channel in self.wanted:
+            # Not asked for: the server dropped it (its slot now lives elsewhere).
+            self._give_up(channel)
 
     async def _read_loop(self) -> None:
         """Owns the pub/sub connection: reads messages, pings when idle, and on any
-        connection error reconnects (with backoff) and re-subscribes every channel that
-        has local subscribers."""
+        connection error reconnects (with backoff) and re-subscribes every channel
+        this link holds."""
         loop = asyncio.get_running_loop()
         backoff = MIN_BACKOFF_S
         last_rx, ping_at = loop.time(), None
         while True:
             if self._ps is None:
-                if not self._wanted:
+                if not self.wanted:
                     self._wake.clear()
                     await self._wake.wait()
                     continue
@@ -207,11 +253,15 @@ class RedisPubSub:
                     # The first failure of an outage is a warning, the retries are not.
                     level = logging.WARNING if backoff == MIN_BACKOFF_S else logging.DEBUG
                     log.log(level, "redis pub/sub: connect failed (%r); retrying", e)
+                    self.failing = True
+                    if self._moved is not None:  # cluster: maybe the node is gone for good
+                        self._moved("")
                     await asyncio.sleep(backoff)
                     backoff = min(backoff * 2, MAX_BACKOFF_S)
                     continue
                 if backoff != MIN_BACKOFF_S:
                     log.info("redis pub/sub: connected again")
+                self.failing = False
                 backoff = MIN_BACKOFF_S
                 last_rx, ping_at = loop.time(), None
             ps = self._ps
@@ -230,8 +280,143 @@ class RedisPubSub:
             except CONN_ERRORS as e:
                 log.warning("redis pub/sub: connection lost (%s); reconnecting", e)
                 await self._drop_connection()
+            except ResponseError as e:
+                if self._moved is not None and isinstance(e, MovedError | AskError):
+                    # A subscription sent to a node that no longer serves its slot.
+                    log.info("redis pub/sub: %s; finding the new owner", e)
+                    self._moved("")
+                    await self._drop_connection()
+                    continue
+                log.exception("redis pub/sub: unexpected error; reconnecting")
+                await self._drop_connection()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_S)
             except Exception:  # never let the reader die: start over on a new connection
                 log.exception("redis pub/sub: unexpected error; reconnecting")
                 await self._drop_connection()
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF_S)
+
+
+class RedisPubSub:
+    """Subscriptions to room channels for this process, on one Redis server: one link
+    (`channel_of(code)` names a room's channel). Subclasses route channels to
+    several links (`link_for`)."""
+
+    def __init__(
+        self,
+        client: Redis | None,
+        channel_of: Callable[[str], str],
+        *,
+        op_timeout_s: float,
+        subscribe_timeout_s: float,
+        ping_s: float,
+    ) -> None:
+        self._channel_of = channel_of
+        self._op_timeout = op_timeout_s
+        self._sub_timeout = subscribe_timeout_s
+        self._ping_s = ping_s
+        self._fanout = Fanout()
+        self._codes: dict[str, str] = {}  # channel -> room code, while held
+        self._holder: dict[str, PubSubLink] = {}  # channel -> the link that holds it
+        self._lock = asyncio.Lock()  # subscribing and unsubscribing, one at a time
+        self._single = None if client is None else self.new_link(client, sharded=False)
+
+    def new_link(self, client: Redis, *, sharded: bool) -> PubSubLink:
+        """A link on `client` that delivers to this process's subscribers."""
+        return PubSubLink(
+            client, sharded=sharded, op_timeout_s=self._op_timeout, ping_s=self._ping_s,
+            deliver=self._deliver, back=self._back,
+            moved=self.moved if sharded else None,
+        )  # fmt: skip
+
+    def has_subscribers(self, code: str) -> bool:
+        """True while the room has a local subscriber."""
+        return self._fanout.has(code)
+
+    # -- routing (overridden for a cluster) --------------------------------------
+
+    async def link_for(self, channel: str) -> PubSubLink:
+        """The link that must hold `channel`."""
+        assert self._single is not None
+        return self._single
+
+    def links(self) -> list[PubSubLink]:
+        """Every link made so far."""
+        return [] if self._single is None else [self._single]
+
+    def moved(self, channel: str) -> None:
+        """A link gave `channel` up ("" = it may be on the wrong node): subclasses
+        subscribe it again where it now lives."""
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Nothing to do: links start when a channel is first wanted. Idempotent."""
+
+    async def close(self) -> None:
+        """Stop every link and drop every local subscriber."""
+        for link in self.links():
+            await link.close()
+        await self._fanout.close()
+        self._codes.clear()
+        self._holder.clear()
+
+    # -- callbacks from the links -------------------------------------------------
+
+    def _deliver(self, channel: str, data: str) -> None:
+        code = self._codes.get(channel)
+        if code is not None:
+            self._fanout.deliver(code, data)
+
+    def _back(self, channel: str) -> None:
+        code = self._codes.get(channel)
+        if code is not None:
+            self._fanout.lost(code)
+
+    # -- subscribing -------------------------------------------------------------
+
+    async def subscribe(
+        self, code: str, handler: Handler, on_gap: GapHandler | None = None
+    ) -> Unsubscribe:
+        """See `Store.subscribe`."""
+        channel = self._channel_of(code)
+        sub, _ = self._fanout.add(code, handler, on_gap)
+        try:
+            async with asyncio.timeout(self._sub_timeout):
+                while True:
+                    async with self._lock:
+                        held = self._holder.get(channel)
+                        if held is not None and channel in held.wanted:
+                            link = held
+                        else:
+                            link = await self.link_for(channel)
+                        self._codes[channel] = code
+                        self._holder[channel] = link
+                        ready = await link.want(channel)
+                    # Wait for Redis's confirmation: from then on no message can be missed.
+                    with contextlib.suppress(ChannelMoved):
+                        await asyncio.shield(ready)
+                        break
+                    await asyncio.sleep(0.01)  # it moved: ask again where it lives
+        except BaseException as e:
+            await self._unsubscribe(sub)
+            if isinstance(e, TimeoutError):
+                raise StoreUnavailable(f"redis: SUBSCRIBE {channel} not confirmed") from e
+            raise
+
+        async def unsubscribe() -> None:
+            await self._unsubscribe(sub)
+
+        return unsubscribe
+
+    async def _unsubscribe(self, sub: Subscription) -> None:
+        await self._fanout.remove(sub)
+        channel = self._channel_of(sub.code)
+        async with self._lock:
+            if self._fanout.has(sub.code):
+                return
+            self._codes.pop(channel, None)
+            link = self._holder.pop(channel, None)
+            if link is not None:
+                await link.unwant(channel)

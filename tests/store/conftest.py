@@ -1,5 +1,6 @@
-"""Fixtures for the store suite: `backend` runs a test once on MemoryStore and once on
-RedisStore (against the real redis-server from tests/conftest.py)."""
+"""Fixtures for the store suite: `backend` runs a test on MemoryStore, on RedisStore
+(against the real redis-server from tests/conftest.py) and on RedisClusterStore
+(against the real 3-master Redis Cluster from tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import pytest
 from crisp.store import Store
 from tests.store.helpers import Backend
 
+URL_FIXTURES = {"memory": None, "redis": "redis_url", "cluster": "cluster_url"}
 
-@pytest.fixture(params=["memory", "redis"])
+
+@pytest.fixture(params=list(URL_FIXTURES))
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else None
+    fixture = URL_FIXTURES[request.param]
+    url = None if fixture is None else request.getfixturevalue(fixture)
     b = Backend(request.param, url)
     try:
         yield b

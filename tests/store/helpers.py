@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from crisp.store import MemoryStore, RedisStore, Store
+from crisp.store import MemoryStore, RedisClusterStore, RedisStore, Store
 
 
 class Backend:
     """Makes started stores of one kind and closes them after the test.
 
-    `peer(store)` is "another server process" on the same data: a second RedisStore on
-    the same Redis, or (memory being one process) the same MemoryStore."""
+    `kind` is "memory", "redis" or "cluster". `peer(store)` is "another server
+    process" on the same data: a second Redis store on the same Redis (or cluster), or
+    (memory being one process) the same MemoryStore."""
 
     def __init__(self, kind: str, url: str | None) -> None:
         self.kind = kind
@@ -22,6 +23,9 @@ class Backend:
         store: Store
         if self.kind == "memory":
             store = MemoryStore(idle_ttl_s=idle_ttl_s)
+        elif self.kind == "cluster":
+            assert self.url is not None
+            store = RedisClusterStore(self.url, idle_ttl_s=idle_ttl_s)
         else:
             assert self.url is not None
             store = RedisStore(self.url, idle_ttl_s=idle_ttl_s)

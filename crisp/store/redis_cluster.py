@@ -1,0 +1,246 @@
+"""The Redis store on a Redis Cluster (`redis+cluster://host:port/`, Redis >= 7).
+
+Rooms are split into `shards` (64 by default; `?shards=N` in the URL). A room's
+shard is crc32(code) mod shards, and everything about the room lives under its
+shard's hash tag, so in one hash slot: its document, its deadline and index
+entries, its presence leases and its channel. Every script therefore touches one
+slot with all its keys in KEYS, as Redis Cluster requires, and keeps the
+single-Redis atomicity (a compare-and-set that also sets the deadline and
+publishes). The schedule is one sorted set per shard; the scheduler reads every
+shard's due head in one pipelined round trip per node and claims each shard
+with its own script. Room messages use sharded pub/sub (`SPUBLISH`, and
+`SSUBSCRIBE` on one connection per master), so a message travels only inside
+its shard's node.
+
+The shard tags are chosen so that shard i hashes into the i-th equal range of
+the 16,384 slots: a cluster whose masters own equal contiguous slot ranges (what
+`redis-cli --cluster create` makes) gets equal shares of the shards. The shard
+count is part of the key layout: changing it (or moving between `redis://` and
+`redis+cluster://`) starts from an empty room set. See docs/store.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import zlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+from redis.exceptions import (
+    ClusterDownError,
+    MaxConnectionsError,
+    RedisClusterException,
+    SlotNotCoveredError,
+    TryAgainError,
+)
+
+from crisp.store.base import DEFAULT_IDLE_TTL_S, OutcomeUnknown, StoreUnavailable
+from crisp.store.redis import RedisStore, Shard
+from crisp.store.redis_pubsub import CONN_ERRORS, PubSubLink, RedisPubSub
+
+log = logging.getLogger("crisp.store.redis")
+
+SCHEMES = ("redis+cluster", "rediss+cluster")
+DEFAULT_SHARDS = 64
+# Errors the cluster answers before running anything (or raised before sending).
+NOT_SENT = (ClusterDownError, TryAgainError, SlotNotCoveredError, MaxConnectionsError,
+            RedisClusterException)  # fmt: skip
+REROUTE_EVERY_S = 0.2  # at most this often the slot map is read again after a move
+
+
+def shard_tags(count: int) -> list[str]:
+    """`count` hash tags; tag i hashes into the i-th of `count` equal slot ranges."""
+    tags = []
+    for i in range(count):
+        low = i * REDIS_CLUSTER_HASH_SLOTS // count
+        high = (i + 1) * REDIS_CLUSTER_HASH_SLOTS // count
+        n = 0
+        while not low <= key_slot(f"{i}.{n}".encode()) < high:
+            n += 1
+        tags.append(f"{i}.{n}")
+    return tags
+
+
+def split_cluster_url(url: str) -> tuple[str, int]:
+    """`url` as redis-py's cluster client takes it (scheme without `+cluster`, no
+    `shards` option), and the shard count (`?shards=N`, 1 to 16384; else 64)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise ValueError(f"not a cluster URL: {scheme}:// (use redis+cluster://)")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    values = [v for k, v in query if k == "shards"]
+    shards = int(values[-1]) if values else DEFAULT_SHARDS
+    if not 1 <= shards <= REDIS_CLUSTER_HASH_SLOTS:
+        raise ValueError(f"shards must be between 1 and 16384, not {shards}")
+    rest = urlencode([(k, v) for k, v in query if k != "shards"])
+    plain = parts._replace(scheme=scheme.removesuffix("+cluster"), query=rest)
+    return urlunsplit(plain), shards
+
+
+def _refused(exc: BaseException) -> bool:
+    """True if the error happened while connecting: the request was never sent."""
+    return isinstance(exc, ConnectionRefusedError) or "connecting to" in str(exc)
+
+
+class ClusterPubSub(RedisPubSub):
+    """Room subscriptions on a cluster: sharded pub/sub, one link per master; a
+    channel whose slot moved (the node unsubscribed it, or answered MOVED) is
+    subscribed again on its new owner, and its subscribers reload (`on_gap`)."""
+
+    def __init__(
+        self,
+        cluster: RedisCluster,
+        channel_of: Callable[[str], str],
+        client_options: dict[str, Any],
+        **timeouts: float,
+    ) -> None:
+        super().__init__(None, channel_of, **timeouts)
+        self._cluster = cluster
+        self._client_options = client_options
+        self._links: dict[str, PubSubLink] = {}
+        self._reroute: asyncio.Task[None] | None = None
+
+    def links(self) -> list[PubSubLink]:
+        return list(self._links.values())
+
+    async def _owner(self, channel: str) -> str:
+        await self._cluster.initialize()
+        node = self._cluster.get_node_from_key(channel)
+        if node is None:
+            raise StoreUnavailable(f"redis: no cluster node serves {channel}")
+        return str(node.name)
+
+    async def link_for(self, channel: str) -> PubSubLink:
+        name = await self._owner(channel)
+        link = self._links.get(name)
+        if link is None:
+            host, port = name.rsplit(":", 1)
+            client = Redis(host=host, port=int(port), **self._client_options)
+            link = self._links[name] = self.new_link(client, sharded=True)
+        return link
+
+    def moved(self, channel: str) -> None:
+        if self._reroute is None or self._reroute.done():
+            self._reroute = asyncio.get_running_loop().create_task(
+                self._move_channels(), name="crisp-store-pubsub-reroute")
+
+    async def _move_channels(self) -> None:
+        """Read the slot map again and hold every channel on the link of its owner."""
+        await asyncio.sleep(REROUTE_EVERY_S)
+        try:
+            await self._cluster.nodes_manager.initialize()
+        except Exception as e:  # the links keep retrying; a later move asks again
+            log.warning("redis pub/sub: reading the cluster's slot map failed (%s)", e)
+            return
+        async with self._lock:
+            for channel, held in list(self._holder.items()):
+                link = await self.link_for(channel)
+                if link is held and channel in held.wanted:
+                    continue
+                log.info("redis pub/sub: %s moved; subscribing on its new node", channel)
+                await held.unwant(channel)
+                self._holder[channel] = link
+                await link.want(channel, lost=True)
+
+    async def close(self) -> None:
+        if self._reroute is not None:
+            self._reroute.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reroute
+        await super().close()
+        self._links.clear()
+
+
+class RedisClusterStore(RedisStore):
+    """A Store on a Redis Cluster (Redis >= 7): see the module docstring."""
+
+    _publish_command = "SPUBLISH"
+    KNOWN_FOR_S = 1.0
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_ttl_s: int = DEFAULT_IDLE_TTL_S,
+        prefix: str = "crisp:",
+        op_timeout_s: float = 5.0,
+        subscribe_timeout_s: float = 5.0,
+        pubsub_ping_s: float = 2.0,
+        max_connections: int = 64,
+    ) -> None:
+        url, self._shard_count = split_cluster_url(url)
+        self._slots = asyncio.Semaphore(max_connections)
+        self._init_lock = asyncio.Lock()
+        self._initialized = False
+        super().__init__(
+            url, idle_ttl_s=idle_ttl_s, prefix=prefix, op_timeout_s=op_timeout_s,
+            subscribe_timeout_s=subscribe_timeout_s, pubsub_ping_s=pubsub_ping_s,
+            max_connections=max_connections,
+        )  # fmt: skip
+
+    def _make_shards(self, prefix: str) -> list[Shard]:
+        return [Shard(f"{prefix}{{{tag}}}:") for tag in shard_tags(self._shard_count)]
+
+    def _shard_index(self, code: str) -> int:
+        return zlib.crc32(code.encode()) % len(self._shards)
+
+    def _make_client(self, url: str, max_connections: int) -> Any:
+        # At most `max_connections` store calls at once (they wait, up to the op
+        # timeout, in `_guard`), so no node ever needs more connections than that.
+        return RedisCluster.from_url(
+            url, max_connections=max_connections, socket_timeout=self._op_timeout,
+            **self._common)  # fmt: skip
+
+    def _make_pubsub(self, url: str) -> RedisPubSub:
+        return ClusterPubSub(
+            self._r, self._key, self._common, op_timeout_s=self._op_timeout,
+            subscribe_timeout_s=self._sub_timeout, ping_s=self._pubsub_ping_s)  # fmt: skip
+
+    async def _publish(self, channel: str, message: str) -> None:
+        await self._r.spublish(channel, message)
+
+    async def start(self) -> None:
+        # Read the slot map now if the cluster answers (else on the first call).
+        with contextlib.suppress(*CONN_ERRORS, *NOT_SENT):
+            await self._initialize()
+        await super().start()
+
+    async def _initialize(self) -> None:
+        """Read the slot map once, before the first call: redis-py's cluster client
+        fails calls that race its first initialisation."""
+        async with self._init_lock:
+            if not self._initialized:
+                async with asyncio.timeout(self._op_timeout):
+                    await self._r.initialize()
+                self._initialized = True
+
+    @contextlib.asynccontextmanager
+    async def _guard(self, *, write: bool = False) -> AsyncIterator[None]:
+        """As on one Redis; a write that failed after connecting is OutcomeUnknown
+        (the cluster client gives no finer account), one the cluster refused
+        (CLUSTERDOWN, TRYAGAIN, no node for the slot, no free connection) is
+        StoreUnavailable."""
+        try:
+            async with asyncio.timeout(self._op_timeout):
+                await self._slots.acquire()
+        except TimeoutError as e:
+            raise StoreUnavailable("redis: no free connection") from e
+        try:
+            if not self._initialized:
+                await self._initialize()
+            yield
+        except NOT_SENT as e:
+            raise StoreUnavailable(f"redis: {e}") from e
+        except CONN_ERRORS as e:
+            if write and not _refused(e):
+                raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
+            raise StoreUnavailable(f"redis: {e}") from e
+        finally:
+            self._slots.release()
