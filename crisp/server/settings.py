@@ -69,7 +69,8 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=1, le=65535, description="TCP port to bind")
     workers: int = Field(default=1, ge=1, le=64, description="uvicorn worker processes")
     redis_url: str | None = Field(
-        default=None, description="redis:// URL of the shared store; unset = in-memory, one process"
+        default=None,
+        description="redis:// (or redis+cluster://) URL of the shared store; unset = in-memory",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
@@ -156,8 +157,11 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _check_redis_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
-            raise ValueError("must start with redis://, rediss:// or unix://")
+        schemes = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+        if value is not None and not value.lower().startswith(schemes):
+            raise ValueError(
+                "must start with redis://, rediss://, unix:// or (a Redis Cluster) "
+                "redis+cluster:// or rediss+cluster://")
         return value
 
     @field_validator("trusted_proxies", mode="before")

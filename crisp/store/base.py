@@ -135,7 +135,9 @@ class Store(ABC):
 
     @abstractmethod
     async def next_due_ms(self) -> int | None:
-        """The earliest scheduled deadline (possibly already past), or None."""
+        """The earliest scheduled deadline (possibly already past), or None.
+        (RedisClusterStore: as this process knows it; a deadline another process
+        set is seen within a second, docs/store.md "Redis Cluster".)"""
 
     @abstractmethod
     async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:

@@ -99,11 +99,18 @@ async def test_sigkill_mid_turn_and_in_a_crisp_window(
     await close_all([ana, ben])
 
 
+@pytest.fixture(params=["redis", "cluster"])
+def shared_url(request: pytest.FixtureRequest) -> str:
+    """A shared store: the test Redis, or the test Redis Cluster (redis+cluster://)."""
+    url: str = request.getfixturevalue("redis_url" if request.param == "redis" else "cluster_url")
+    return url
+
+
 async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
-    spawn_crisp: Callable[..., ProcServer], redis_url: str
+    spawn_crisp: Callable[..., ProcServer], shared_url: str
 ) -> None:
     env = {"CRISP_TIME_SCALE": "0.05"}  # 30 s per draw -> 1.5 s
-    a = spawn_crisp(CRISP_REDIS_URL=redis_url, **env)
+    a = spawn_crisp(CRISP_REDIS_URL=shared_url, **env)
     code, pid, token = await create_room(a, "Ana", deck=SCRIPT, dealer=0)
     pid2, token2 = await join_room(a, code, "Ben")
     ana = await Player.join(a, code, pid, token)
@@ -115,12 +122,12 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
     a.kill()
     # no server runs while the deadline passes
     await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.3)
-    state = await load_state(redis_url, code)
+    state = await load_state(shared_url, code)
     assert state.turn is not None and state.turn.player == 1 and not state.discard
-    spawn_crisp(CRISP_REDIS_URL=redis_url, **env)
+    spawn_crisp(CRISP_REDIS_URL=shared_url, **env)
     # nobody connects: the new process's scheduler fires the timer from Redis (R14.2a)
     for _ in range(100):
-        state = await load_state(redis_url, code)
+        state = await load_state(shared_url, code)
         if state.discard:
             break
         await asyncio.sleep(0.05)
@@ -135,10 +142,10 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
 
 
 async def test_two_processes_share_one_redis(
-    spawn_crisp: Callable[..., ProcServer], redis_url: str
+    spawn_crisp: Callable[..., ProcServer], shared_url: str
 ) -> None:
-    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
-    b = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    a = spawn_crisp(CRISP_REDIS_URL=shared_url)
+    b = spawn_crisp(CRISP_REDIS_URL=shared_url)
     code, pid, token = await create_room(a, "Ana")
     seats = [(pid, token)]
     for i, name in enumerate(["Ben", "Cid", "Dee"]):
