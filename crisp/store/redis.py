@@ -335,7 +335,7 @@ class RedisStore(Store):
         pubsub_ping_s: float = 2.0,
         max_connections: int = 64,
     ) -> None:
-        url, op_timeout_s = split_op_timeout(url, op_timeout_s)
+        url, op_timeout_s = split_op_timeout(self._configure(url), op_timeout_s)
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._budget_prefix = prefix + "budget:"
         self._op_timeout = op_timeout_s
@@ -366,6 +366,10 @@ class RedisStore(Store):
         self._pubsub = self._make_pubsub(url)
 
     # -- the parts a cluster store makes differently ------------------------------
+
+    def _configure(self, url: str) -> str:
+        """Take this store's own options out of `url` (none here)."""
+        return url
 
     def _make_shards(self, prefix: str) -> list[Shard]:
         """One shard: the plain key layout."""

@@ -40,7 +40,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 
-from crisp.store.base import DEFAULT_IDLE_TTL_S, OutcomeUnknown, StoreUnavailable
+from crisp.store.base import OutcomeUnknown, StoreUnavailable
 from crisp.store.redis import RedisStore, Shard
 from crisp.store.redis_pubsub import CONN_ERRORS, PubSubLink, RedisPubSub
 
@@ -164,26 +164,11 @@ class RedisClusterStore(RedisStore):
     _publish_command = "SPUBLISH"
     KNOWN_FOR_S = 1.0
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        idle_ttl_s: int = DEFAULT_IDLE_TTL_S,
-        prefix: str = "crisp:",
-        op_timeout_s: float = 5.0,
-        subscribe_timeout_s: float = 5.0,
-        pubsub_ping_s: float = 2.0,
-        max_connections: int = 64,
-    ) -> None:
+    def _configure(self, url: str) -> str:
         url, self._shard_count = split_cluster_url(url)
-        self._slots = asyncio.Semaphore(max_connections)
         self._init_lock = asyncio.Lock()
         self._initialized = False
-        super().__init__(
-            url, idle_ttl_s=idle_ttl_s, prefix=prefix, op_timeout_s=op_timeout_s,
-            subscribe_timeout_s=subscribe_timeout_s, pubsub_ping_s=pubsub_ping_s,
-            max_connections=max_connections,
-        )  # fmt: skip
+        return url
 
     def _make_shards(self, prefix: str) -> list[Shard]:
         return [Shard(f"{prefix}{{{tag}}}:") for tag in shard_tags(self._shard_count)]
@@ -194,6 +179,7 @@ class RedisClusterStore(RedisStore):
     def _make_client(self, url: str, max_connections: int) -> Any:
         # At most `max_connections` store calls at once (they wait, up to the op
         # timeout, in `_guard`), so no node ever needs more connections than that.
+        self._slots = asyncio.Semaphore(max_connections)
         return RedisCluster.from_url(
             url, max_connections=max_connections, socket_timeout=self._op_timeout,
             **self._common)  # fmt: skip
