@@ -42,7 +42,8 @@ ANSWER: dict[str, tuple[str, str | None]] = {
     "options": ("options", None),
     "start": ("round_started", None),
     "next_round": ("round_started", None),
-    "rematch": ("round_started", None),
+    "rematch": ("rematch", "actor"),  # back to the lobby (issue 11)
+    "add_bot": ("bot_added", None),
     "kick": ("left", "player"),
     "ready": ("ready", "actor"),
     "draw": ("drew", "actor"),

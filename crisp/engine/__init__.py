@@ -18,6 +18,7 @@ from .state import (
     PEEK,
     PLAYING,
     ROUND_OVER,
+    HistoryEntry,
     Look,
     Options,
     Player,
@@ -39,7 +40,8 @@ def legal(state: State, player: str, now: int) -> list[str]:
 
 __all__ = [
     "ACTION_TYPES", "FULL_DECK", "GAME_OVER", "LOBBY", "PEEK", "PLAYING", "ROUND_OVER", "SLOTS",
-    "Action", "ActionError", "Card", "ErrorCode", "Event", "IllegalAction", "InvalidAction",
+    "Action", "ActionError", "Card", "ErrorCode", "Event", "HistoryEntry", "IllegalAction",
+    "InvalidAction",
     "Look", "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
     "action_from_dict", "action_to_dict", "action_type", "add_player", "advance", "apply",
     "computer_seats",

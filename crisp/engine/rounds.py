@@ -8,7 +8,7 @@ from typing import Protocol
 from .cards import FULL_DECK, Card, card_text
 from .events import Event
 from .looks import peek
-from .state import RoundResult, State, Turn, Window
+from .state import HistoryEntry, RoundResult, State, Turn, Window
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
 from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, Slot
 
@@ -139,6 +139,7 @@ def end_round(state: State, events: list[Event]) -> None:
                          hands={p.id: [card_text(c) for c in p.hand] for p in state.players})
     totals = {p.id: p.total for p in state.players}
     state.last_round = result
+    state.history.append(HistoryEntry(state.round, caller_id, scores, totals))
     state.status = ROUND_OVER
     shown = result.to_json()
     events.append(Event("round_over", {"hands": shown["hands"], "sums": shown["sums"],

@@ -88,6 +88,30 @@ class RoundResult:
                            sums=raw["sums"], scores=raw["scores"])
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One finished round of this game (the view's `history`, protocol v1.1): who
+    called, what the round added to each total (R12.1-R12.4) and the totals after it.
+    Immutable, like RoundResult."""
+
+    round: int
+    caller: str | None
+    scores: Mapping[str, int]
+    totals: Mapping[str, int]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scores", MappingProxyType(dict(self.scores)))
+        object.__setattr__(self, "totals", MappingProxyType(dict(self.totals)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "caller": self.caller, "scores": _plain(self.scores),
+                "totals": _plain(self.totals)}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> HistoryEntry:
+        return HistoryEntry(raw["round"], raw["caller"], raw["scores"], raw["totals"])
+
+
 def _plain(mapping: Mapping[str, int]) -> dict[str, int]:
     """A plain dict copy; `copy()` is the fast path for a read-only proxy."""
     return mapping.copy() if isinstance(mapping, MappingProxyType) else dict(mapping)
@@ -257,6 +281,7 @@ class State:
     peek_ends_at: int | None = None
     last_round: RoundResult | None = None
     winners: list[str] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)  # this game's rounds
     test_deck: list[Card] | None = None
     test_dealer: int | None = None
     host_pending: bool = False  # R17.4: the host role goes to the first human who connects
@@ -264,7 +289,7 @@ class State:
 
     def copy(self) -> State:
         """A copy that can be changed without touching this state. Immutable values
-        (options, windows, last round, cards) are shared.
+        (options, windows, last round, history entries, cards) are shared.
 
         Field by field on a blank object: as readable as keyword arguments, and
         cheaper than calling `__init__` (this runs on every engine call);
@@ -291,6 +316,7 @@ class State:
         new.peek_ends_at = self.peek_ends_at
         new.last_round = self.last_round
         new.winners = list(self.winners)
+        new.history = list(self.history)
         new.test_deck = None if self.test_deck is None else list(self.test_deck)
         new.test_dealer = self.test_dealer
         new.host_pending = self.host_pending
@@ -327,6 +353,7 @@ class State:
             "peek_ends_at": self.peek_ends_at,
             "last_round": None if self.last_round is None else self.last_round.to_json(),
             "winners": list(self.winners),
+            "history": [entry.to_json() for entry in self.history],
             "test_deck": None if self.test_deck is None else [c.text for c in self.test_deck],
             "test_dealer": self.test_dealer,
             "host_pending": self.host_pending,
@@ -358,6 +385,7 @@ class State:
             peek_ends_at=raw["peek_ends_at"],
             last_round=None if last is None else RoundResult.from_json(last),
             winners=list(raw["winners"]),
+            history=[HistoryEntry.from_json(entry) for entry in raw["history"]],
             test_deck=None if raw["test_deck"] is None else [
                 Card.parse(c) for c in raw["test_deck"]],
             test_dealer=raw["test_dealer"],

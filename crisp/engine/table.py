@@ -193,7 +193,7 @@ def _dispatch(state: State, seat: int, action: Action, now: int, rng: Rng,
         case NextRound():
             _next_round(state, now, rng, events)
         case Rematch():
-            _new_game(state, now, rng, events)
+            _rematch(state, seat, events)
 
 
 def _kick(state: State, player: str, events: list[Event]) -> None:
@@ -250,11 +250,12 @@ def _set_options(state: State, action: SetOptions, events: list[Event]) -> None:
 
 
 def _new_game(state: State, now: int, rng: Rng, events: list[Event]) -> None:
-    """Start a game (or a rematch, R16.5): scores reset, a random first dealer (R2.1)."""
+    """Start a game: scores reset, a random first dealer (R2.1)."""
     for p in state.players:
         p.total = 0
     state.round = 0
     state.last_round = None
+    state.history = []
     n = len(state.players)
     if state.test_dealer is not None and state.test_dealer < n:
         state.dealer = state.test_dealer
@@ -262,6 +263,32 @@ def _new_game(state: State, now: int, rng: Rng, events: list[Event]) -> None:
         state.dealer = rng.randrange(n)
     state.test_dealer = None
     start_round(state, now, rng, events)
+
+
+def _rematch(state: State, seat: int, events: list[Event]) -> None:
+    """R16.5: everyone goes back to the lobby with the same seats and options, totals
+    reset (issue 11); the host may change the options and `start` again. Event
+    `rematch` (a documented addition), public."""
+    state.status = LOBBY
+    for p in state.players:
+        p.total = 0
+        p.hand = [None, None, None]
+        p.ready = False
+        p.looks = []
+    state.round = 0
+    state.dealer = None
+    state.stock = []
+    state.discard = []
+    state.holding = None
+    state.turn = None
+    state.windows = []
+    state.caller = None
+    state.final_left = []
+    state.peek_ends_at = None
+    state.last_round = None
+    state.winners = []
+    state.history = []
+    events.append(Event("rematch", {"player": state.players[seat].id}))
 
 
 def _next_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:

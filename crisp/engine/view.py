@@ -73,6 +73,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "legal": legal_types(state, seat, now),
         "last_round": None if state.last_round is None else state.last_round.to_json(),
         "winners": list(state.winners),
+        "history": [entry.to_json() for entry in state.history],
     }
 
 

@@ -345,6 +345,15 @@ class LastRound(_Server):
     scores: dict[str, int]
 
 
+class HistoryEntry(_Server):
+    """v1.1: one finished round of this game."""
+
+    round: int
+    caller: str | None
+    scores: dict[str, int]
+    totals: dict[str, int]
+
+
 class View(_Server):
     """The whole table as one player may see it (protocol.md, "The view")."""
 
@@ -367,6 +376,7 @@ class View(_Server):
     legal: list[str]
     last_round: LastRound | None
     winners: list[str]
+    history: list[HistoryEntry]  # v1.1: this game's finished rounds, oldest first
     locked: bool  # docs/protocol-additions.md, "Locked rooms"
 
 
@@ -377,7 +387,8 @@ class PlayerEvent(_Server):
     """Something a player did or that happened to a seat: only who."""
 
     kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout",
-                  "away", "back", "host_changed", "took_over"]  # the last four: v1.1 (R17)
+                  "away", "back", "host_changed", "took_over",  # v1.1 (R17)
+                  "rematch"]  # an addition: the host sent everyone back to the lobby
     player: str
 
 

@@ -66,9 +66,10 @@ def test_r16_1_options_are_fixed_once_the_game_starts() -> None:
     call_and_finish(g)
     assert g.state.status == "game_over"
     assert g.refuse("p1", "options", discard_draw=True).code == "wrong_phase"
-    g.act("p1", "rematch")
-    assert g.refuse("p1", "options", discard_draw=True).code == "wrong_phase"
     assert g.state.options == Options()
+    g.act("p1", "rematch")  # issue 11: back to the lobby, where the options change again
+    g.act("p1", "options", discard_draw=True)
+    assert g.state.options == Options(discard_draw=True)
 
 
 # -- R16.2 -----------------------------------------------------------------------------
@@ -274,7 +275,9 @@ def test_r16_5_a_disconnected_player_must_confirm_too() -> None:
     assert g.state.status == "peek"
 
 
-def test_r16_5_rematch_resets_scores_with_the_same_seats_and_options() -> None:
+def test_r16_5_rematch_returns_to_the_lobby_with_the_same_seats_and_options() -> None:
+    # issue 11 (was: the rematch dealt at once): everyone goes back to the lobby with
+    # the same seats and options, totals reset; the host may change options and start
     opts = Options(limit=50, draw_seconds=45, discard_draw=True)
     g = start(HANDS, stock=["5C", "6C", "7C"], dealer=2, options=opts)
     with_totals(g, {"p3": 49})
@@ -283,13 +286,21 @@ def test_r16_5_rematch_resets_scores_with_the_same_seats_and_options() -> None:
     assert g.refuse("p2", "rematch").code == "not_host"
     assert g.refuse("p1", "ready").code == "wrong_phase"
     g.act("p1", "rematch")
-    assert g.state.status == "peek"
-    v = g.view("p2")
-    assert v["round"] == 1 and v["winners"] == [] and v["last_round"] is None
-    assert [(pl["id"], pl["seat"], pl["total"]) for pl in v["players"]] == [
-        ("p1", 0, 0), ("p2", 1, 0), ("p3", 2, 0)]
-    assert v["options"] == {"limit": 50, "draw_seconds": 45, "discard_draw": True}
-    assert kinds(g.last)[0] == "round_started"
+    assert [(e.kind, e.data) for e in g.last] == [("rematch", {"player": "p1"})]
+    assert g.state.status == "lobby"
+    for p in g.ids:
+        v = g.view(p)
+        assert v["status"] == "lobby" and v["round"] == 0 and v["dealer"] is None
+        assert v["winners"] == [] and v["last_round"] is None and v["history"] == []
+        assert v["turn"] is None and v["stock_count"] == 0 and v["discard_top"] is None
+        assert [(pl["id"], pl["seat"], pl["total"], pl["cards"]) for pl in v["players"]] == [
+            ("p1", 0, 0, [None] * 3), ("p2", 1, 0, [None] * 3), ("p3", 2, 0, [None] * 3)]
+        assert v["options"] == {"limit": 50, "draw_seconds": 45, "discard_draw": True}
+    assert cards_in(g.state) == [] and all(p.looks == [] for p in g.state.players)
+    assert g.plays("p1") == ["options", "start"]
+    g.act("p1", "options", limit=100)
+    g.act("p1", "start")
+    assert kinds(g.last)[0] == "round_started" and g.state.round == 1
     assert sorted(cards_in(g.state)) == sorted(ALL_CARDS)
 
 
@@ -303,6 +314,7 @@ def test_r16_5_a_rematch_draws_a_new_first_dealer_at_random() -> None:
     call_and_finish(g, "p1")
     g.rng = Fixed(3)
     g.act("p1", "rematch")
+    g.act("p1", "start")
     assert g.view("p1")["dealer"] == "p2"
 
 
@@ -311,6 +323,7 @@ def test_r16_5_next_round_in_a_rematch_moves_the_dealer_on() -> None:
     with_totals(g, {"p3": 99})
     call_and_finish(g, "p1")
     g.act("p1", "rematch")
+    g.act("p1", "start")
     first = g.state.dealer
     assert first is not None
     g.ready_all()

@@ -143,10 +143,36 @@ class Checker:
                 assert s.turn.drawn_from in ("stock", "discard")
         self.check_looks()
         self.check_presence()
+        self.check_history()
         if self.rng.random() < self.sample_legal:
             self.check_legal_matches_apply()
         if self.rng.random() < self.sample_legal:
             self.check_view_is_one_moment()
+
+    def check_history(self) -> None:
+        """`history` (protocol v1.1): one entry per finished round of this game, oldest
+        first, whose scores add up to its totals; emptied by a rematch (issue 11)."""
+        s = self.state
+        finished = s.round if s.status in ("round_over", "game_over") else max(0, s.round - 1)
+        assert [e.round for e in s.history] == list(range(1, finished + 1))
+        running: dict[str, int] = {}
+        for e in s.history:
+            running = {p: running.get(p, 0) + score for p, score in e.scores.items()}
+            assert dict(e.totals) == running
+        if s.history and s.status != "lobby":
+            assert dict(s.history[-1].totals) == {p.id: p.total for p in s.players}
+        if s.status in ("round_over", "game_over") and s.history[-1].caller is not None:
+            # the caller's reason is in `scores` alone (docs/protocol-additions.md):
+            # -5 (R12.2) exactly when the caller's score + 5 is below every other score
+            last, entry = s.last_round, s.history[-1]
+            assert last is not None and last.caller == entry.caller
+            caller = entry.caller
+            others = [v for p, v in entry.scores.items() if p != caller]
+            lowest = all(last.sums[caller] < last.sums[p] for p in last.sums if p != caller)
+            assert (entry.scores[caller] + 5 < min(others)) == lowest
+            assert entry.scores[caller] == last.sums[caller] + (-5 if lowest else 5)
+        assert view_for(s, s.players[0].id, self.now)["history"] == [
+            e.to_json() for e in s.history]
 
     def check_presence(self) -> None:
         """R17: a computer player has no connection; a human seat has a clock while it
@@ -491,6 +517,19 @@ def random_table(players: int, seed: int, options: Options, *, crisp_chance: flo
             games += 1
             c.call(lambda s, p=host[0]: apply(s, p, random_action(s, 0, "rematch", rng, c.now),
                                                 c.now, rng))
+            continue
+        if s.status == "lobby":  # after a rematch (issue 11): maybe new options, then start
+            host = [p for p in c.ids() if "start" in legal(s, p, c.now)]
+            if not host:  # R17.4: the role waits for the first human who connects
+                p = rng.choice([h.id for h in humans if not h.connected])
+                c.call(lambda s, p=p: set_connected(s, p, True, c.now))
+                continue
+            who = host[0]
+            if rng.random() < 0.5:
+                o = SetOptions(limit=rng.choice((50, 100, 150)), discard_draw=rng.random() < 0.5)
+                c.call(lambda s, o=o, who=who: apply(s, who, o, c.now, rng))
+            c.call(lambda s, who=who: apply(s, who, random_action(s, 0, "start", rng, c.now),
+                                              c.now, rng))
             continue
         roll = rng.random()
         if roll < 0.02:  # a player drops or comes back

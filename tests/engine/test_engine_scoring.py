@@ -154,3 +154,52 @@ def test_r15_1_other_limits_are_bad_messages(limit: object) -> None:
 
 def test_r15_1_the_default_limit_is_100() -> None:
     assert lobby(2).view("p1")["options"]["limit"] == 100
+
+
+def test_history_lists_this_games_finished_rounds_oldest_first() -> None:
+    # protocol v1.1 `history`: {round, caller, scores, totals} per finished round
+    hands = {"p1": ["AS", "AH", "2S"], "p2": ["TS", "TH", "4D"]}
+    g = _round(hands, "p1", dealer=1, options=Options(limit=50))
+    first = {"round": 1, "caller": "p1", "scores": {"p1": -1, "p2": 24},
+             "totals": {"p1": -1, "p2": 24}}
+    for p in g.ids:
+        assert g.view(p)["history"] == [first]
+    g.act("p1", "next_round")
+    assert g.view("p2")["history"] == [first]  # kept through the next round
+    g.ready_all()
+    call_and_finish(g, g.turn_player)
+    history = g.view("p1")["history"]
+    assert [h["round"] for h in history] == [1, 2] and history[0] == first
+    last = g.state.last_round
+    assert last is not None
+    assert history[1] == {"round": 2, "caller": last.caller, "scores": dict(last.scores),
+                          "totals": {p.id: p.total for p in g.state.players}}
+
+
+def test_history_runs_to_game_over_and_a_rematch_empties_it() -> None:
+    hands = {"p1": ["AS", "AH", "2S"], "p2": ["TS", "TH", "4D"]}
+    g = _round(hands, "p1", dealer=1, options=Options(limit=50), totals={"p1": 0, "p2": 30})
+    assert g.state.status == "game_over"
+    assert g.view("p2")["history"] == [{"round": 1, "caller": "p1",
+                                        "scores": {"p1": -1, "p2": 24},
+                                        "totals": {"p1": -1, "p2": 54}}]
+    g.act("p1", "rematch")
+    assert g.view("p2")["history"] == []
+
+
+@pytest.mark.parametrize(("hands", "bonus"), [
+    ({"p1": ["AS", "AH", "2S"], "p2": ["AD", "AC", "3S"], "p3": ["9S", "9H", "9D"]}, -5),
+    ({"p1": ["AS", "AH", "3S"], "p2": ["AD", "AC", "3H"], "p3": ["9S", "9H", "9D"]}, 5),
+    ({"p1": ["AS", "AH", "4S"], "p2": ["9S", "9H", "9D"], "p3": ["AD", "AC", "3H"]}, 5),
+])
+def test_r12_2_r12_3_history_tells_why_the_caller_got_minus_or_plus_five(
+        hands: dict[str, list[str]], bonus: int) -> None:
+    # docs/protocol-additions.md: -5 (R12.2) exactly when the caller's round score + 5
+    # is below every other player's round score, else +5 (R12.3, a tie included)
+    g = _round(hands, "p1", dealer=2)
+    (entry,) = g.view("p2")["history"]
+    scores = entry["scores"]
+    assert entry["caller"] == "p1"
+    assert (scores["p1"] + 5 < min(scores["p2"], scores["p3"])) == (bonus == -5)
+    assert g.state.last_round is not None
+    assert scores["p1"] == g.state.last_round.sums["p1"] + bonus

@@ -45,7 +45,7 @@ TURN_KEYS = {"player", "may_start_at", "draw_deadline", "drawn_from", "extra_dra
 CRISP_KEYS = {"caller", "window", "final_turns_left", "windows"}  # windows: protocol v1.1
 LAST_ROUND_KEYS = {"round", "caller", "hands", "sums", "scores"}
 # ... plus the documented additions
-VIEW_ADDITIONS = {"peek_ends_at", "version"}  # version: protocol v1.1
+VIEW_ADDITIONS = {"peek_ends_at", "version", "history"}  # version, history: protocol v1.1
 PLAYER_ADDITIONS = {"ready"}
 
 

@@ -130,11 +130,19 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
     game_over = ben.events("game_over")[-1]
     assert game_over["totals"] == totals and game_over["winners"] == v["winners"]
 
-    # rematch (R16.5): same seats and options, scores reset
+    assert [h["round"] for h in v["history"]] == list(range(1, v["round"] + 1))  # v1.1
+    assert v["history"][-1]["totals"] == totals
+
+    # rematch (R16.5; issue 11, was: dealt at once): back to the lobby with the same
+    # seats and options, scores reset; the host may change options and start
     await ana.act("rematch")
+    v = await ben.wait_view(lambda v: v["status"] == "lobby")
+    assert v["round"] == 0 and all(p["total"] == 0 for p in v["players"])
+    assert v["options"]["limit"] == 50 and v["history"] == []
+    await ana.act("options", limit=100)
+    await ana.act("start")
     v = await ben.wait_view(lambda v: v["status"] == "peek")
-    assert v["round"] == 1 and all(p["total"] == 0 for p in v["players"])
-    assert v["options"]["limit"] == 50
+    assert v["round"] == 1 and v["options"]["limit"] == 100
     await close_all([ana, ben])
 
 

@@ -150,6 +150,7 @@ def test_the_schema_is_closed_and_lists_every_event_kind() -> None:
         "round_started", "peek", "turn_started", "drew", "swapped", "discarded", "jack",
         "queen", "king", "stock_rebuilt", "round_over", "game_over",
         "away", "back", "host_changed", "bot_added", "took_over",  # protocol v1.1 (R17)
+        "rematch",  # docs/protocol-additions.md
     }
 
 
