@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     `/metrics` answers 404)."""
     settings = settings or Settings()
     the_hooks = hooks if hooks is not None else PrometheusHooks()
-    web = WebClient(web_dir_for(settings))
+    web = WebClient(web_dir_for(settings), settings.public_url)
     app = FastAPI(
         title="Crisp",
         version="1",

@@ -17,6 +17,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+# The service worker's own policy (/sw.js): it fetches the page and the files from its origin.
+WORKER_POLICY = "default-src 'none'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 PERMISSIONS_POLICY = ", ".join(
     [
         *(

@@ -21,6 +21,10 @@ from .errors import validation_lines
 ENV_PREFIX = "CRISP_"
 _UNITS = {"s": 1, "m": 60, "h": 3600}
 _BUDGET = re.compile(r"^\s*(\d+)\s*/\s*(\d+(?:\.\d+)?)?\s*([smh])\s*$")
+# An origin, optionally with a path prefix: no quotes, spaces, query or fragment.
+_PUBLIC_URL = re.compile(
+    r"^https?://(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:/[A-Za-z0-9._~/-]*)?$"
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,12 @@ class Settings(BaseSettings):
     )
     time_scale: float = Field(default=1.0, gt=0, le=100, description="multiplies game durations")
     web_dir: Path | None = Field(default=None, description="directory of the static web client")
+    public_url: str | None = Field(
+        default=None,
+        description=(
+            "the address phones open (http(s)://host[:port]); the lobby's link and QR code use it"
+        ),
+    )
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -163,6 +173,23 @@ class Settings(BaseSettings):
                 "must start with redis://, rediss://, unix:// or (a Redis Cluster) "
                 "redis+cluster:// or rediss+cluster://")
         return value
+
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _blank_url_is_none(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _check_public_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        url = value.strip().rstrip("/")
+        if not _PUBLIC_URL.match(url):
+            raise ValueError("must be an http:// or https:// address, e.g. http://192.168.1.20:8000")
+        return url
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod

@@ -1,6 +1,8 @@
 """The page at `/` and `/r/{code}`: `web/index.html` with its first screen in it.
 
 What the server adds to the template (docs/web-client.md, "Delivery"):
+- `<meta name="crisp-public-url">` when CRISP_PUBLIC_URL is set: the address
+  the lobby's link and QR code give to phones (web/js/render/lobby.js);
 - `<html lang dir>` in the page's language: the cookie `crisp_lang` (the client's
   language switch sets it), else the first known language of `Accept-Language`
   (`in` is Indonesian, as in the client), else English;
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html as html_text
 import json
 import re
 from dataclasses import dataclass
@@ -52,8 +55,9 @@ def room_code(raw: str) -> str:
 class Shell:
     """Renders the page for a language and an optional room code."""
 
-    def __init__(self, assets: WebAssets) -> None:
+    def __init__(self, assets: WebAssets, public_url: str | None = None) -> None:
         self.assets = assets
+        self.public_url = public_url
         source = json.loads(assets.shell_source) if assets.shell_source else {}
         self.languages = {
             code: Language(code, s["dir"], s["home"], s["join"]) for code, s in source.items()
@@ -108,6 +112,9 @@ class Shell:
     def _head(self, template: str, lang: str, direction: str) -> str:
         prefix = f"/v/{self.assets.version}/"
         html = _HTML_TAG.sub(f'<html lang="{lang}" dir="{direction}">', template, count=1)
+        if self.public_url:
+            meta = f'<meta name="crisp-public-url" content="{html_text.escape(self.public_url)}">'
+            html = html.replace("<title>", f"{meta}\n  <title>", 1)
         html = _STYLESHEET.sub(self._versioned, html)
         entry = _ENTRY.search(html)
         if entry is None:

@@ -7,6 +7,8 @@
   deploy asking for a file it loads late), `no-store`.
 - `/<file>` (the manifest, the icons, any file): the file at its stable URL;
   `no-cache` (revalidated).
+- `/sw.js`: the service worker (the offline shell), at its stable URL, `no-cache`,
+  with a policy of its own (`WORKER_POLICY`: it may fetch from its own origin only).
 
 Every answer here (and, through `HeadAsGet`, every GET route of the app) works
 for `GET` and `HEAD`; each names its `ETag` (one per
@@ -34,7 +36,7 @@ from starlette.websockets import WebSocketClose
 import crisp
 
 from .errors import ApiError
-from .headers import page_policy
+from .headers import WORKER_POLICY, page_policy
 from .protocol import ServerErrorCode
 from .settings import Settings
 from .shell import LANG_COOKIE, Shell, room_code
@@ -48,6 +50,7 @@ ETAG_SUFFIX = {"": "", "br": "-br", "gzip": "-gz"}
 PREFERENCE = ("br", "gzip")  # when a client accepts both equally
 _ROOM = re.compile(r"^/r/([^/]+)/?$")
 _VERSIONED = re.compile(r"^/v/([^/]+)/(.+)$")
+WORKER = "sw.js"  # the service worker: only at its stable URL (its scope is the whole site)
 
 
 def web_dir_for(settings: Settings) -> Path | None:
@@ -132,9 +135,10 @@ class HeadAsGet:
 class WebClient:
     """ASGI app for everything the API's routes do not answer (mounted at `/`)."""
 
-    def __init__(self, web_dir: Path | None) -> None:
+    def __init__(self, web_dir: Path | None, public_url: str | None = None) -> None:
         self.assets: WebAssets | None = load_web_assets(web_dir) if web_dir else None
-        self.shell = Shell(self.assets) if self.assets and self.assets.template else None
+        ok = self.assets is not None and bool(self.assets.template)
+        self.shell = Shell(self.assets, public_url) if self.assets is not None and ok else None
 
     def start(self) -> None:
         """Make the brotli encodings in the background (see webassets.py)."""
@@ -160,7 +164,7 @@ class WebClient:
         versioned = _VERSIONED.match(path)
         if versioned:
             version, file = versioned.groups()
-            if self.assets.get(file) is None:
+            if self.assets.get(file) is None or file == WORKER:
                 raise HTTPException(404)
             if version != self.assets.version:
                 url = f"/v/{self.assets.version}/{file}"
@@ -169,6 +173,9 @@ class WebClient:
         asset = self.assets.get(path.lstrip("/"))
         if asset is None:
             raise HTTPException(404)
+        if path == f"/{WORKER}":
+            policy = {"content-security-policy": WORKER_POLICY}
+            return respond(request, asset, REVALIDATE, extra=policy)
         return respond(request, asset, REVALIDATE)
 
     def page(self, request: Request, code: str | None) -> Response:

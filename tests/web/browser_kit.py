@@ -210,3 +210,36 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))
     return list(page.evaluate(AXE_RUN))
+
+
+# Every face-up card on the page (table cards, the piles, the Kings, the drawn
+# card, the round screen's small cards, a peek in words) and the computed colour
+# of what shows its rank and suit: [{card, color: [r, g, b]}].
+FACE_COLOURS = """() => {
+  const out = [];
+  const rgb = (el) => getComputedStyle(el).color.match(/\\d+/g).slice(0, 3).map(Number);
+  const faces = '.card.up, .mini[data-card], [data-testid=peek] strong[data-card]';
+  for (const el of document.querySelectorAll(faces)) {
+    const card = el.dataset.card || (el.closest('[data-card]') || {}).dataset?.card;
+    if (!card) continue;
+    for (const part of [el, ...el.querySelectorAll('.corner, .pip, .corner-end')]) {
+      out.push({ card, color: rgb(part) });
+    }
+  }
+  return out;
+}"""
+
+
+def assert_suit_colours(page: Page, at_least: int = 1) -> int:
+    """Hearts and diamonds are red, spades and clubs are not, on every face-up
+    card now shown (the computed colour, whatever the card's state: disabled,
+    not tappable, on a pile or in a result table). Returns how many red faces."""
+    faces = page.evaluate(FACE_COLOURS)
+    assert len(faces) >= at_least, faces
+    reds = 0
+    for face in faces:
+        r, g, b = face["color"]
+        is_red = r > 120 and r > 2 * max(g, b)
+        assert is_red == (face["card"][1] in "HD"), face
+        reds += is_red
+    return reds

@@ -69,8 +69,9 @@ class Server(ProcServer):
 
 
 @contextlib.contextmanager
-def serve(time_scale: str, log_name: str) -> Iterator[Server]:
-    """`crisp serve` with test hooks and `time_scale`, until the block ends."""
+def serve(time_scale: str, log_name: str, **settings: str) -> Iterator[Server]:
+    """`crisp serve` with test hooks and `time_scale` (and any other `CRISP_*`
+    `settings`), until the block ends."""
     try:
         import crisp.cli  # noqa: F401
     except ImportError as e:  # pragma: no cover - the server is part of this repo
@@ -80,6 +81,7 @@ def serve(time_scale: str, log_name: str) -> Iterator[Server]:
     # The tests stand in for a TLS proxy on loopback (X-Forwarded-Proto): trusted.
     env = {"CRISP_TEST_HOOKS": "1", "CRISP_HTTP_LIMITS": "off", "CRISP_TIME_SCALE": time_scale,
            "CRISP_TRUSTED_PROXIES": "127.0.0.1", "PYTHONUNBUFFERED": "1"}
+    env.update(settings)
     server = Server(env, log_path=ARTIFACTS / log_name)
     try:
         server.start()

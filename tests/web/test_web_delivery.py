@@ -339,3 +339,19 @@ def test_the_tls_proxy_examples_send_hsts() -> None:
     caddy = (ROOT / "deploy" / "Caddyfile").read_text()
     m = re.search(r'header Strict-Transport-Security "max-age=(\d+)[^"]*"', caddy)
     assert m and int(m.group(1)) >= 31536000
+
+
+def test_the_service_worker_is_served_at_its_stable_url_only(http: httpx.Client) -> None:
+    """/sw.js (docs/web-client.md, "Offline shell"): revalidated on every check
+    (a new deploy is seen on the next load), a policy of its own that lets it
+    fetch from its origin only; never at a versioned URL, where its scope would
+    be /v/<version>/ and an old copy could live on."""
+    r = get(http, "/sw.js")
+    assert r.status_code == 200 and "addEventListener('fetch'" in r.text
+    assert r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["cache-control"] == "no-cache"
+    policy = r.headers["content-security-policy"]
+    assert policy.startswith("default-src 'none'") and "connect-src 'self'" in policy
+    assert "unsafe" not in policy
+    assert get(http, f"/v/{page_version(http)}/sw.js").status_code == 404
+    assert get(http, "/v/0000/sw.js").status_code == 404

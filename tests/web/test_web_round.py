@@ -29,6 +29,7 @@ from playwright.sync_api import expect
 from tests.support.decks import deck
 from tests.web.browser_kit import (
     arm_crisp,
+    assert_suit_colours,
     click_if_enabled,
     draw_from_stock,
     join_via_link,
@@ -46,7 +47,10 @@ DEAL = ["AS", "9H", "TD", "2C", "8S", "7D", "3H", "5C", "6S"]
 STOCK = ["KS", "JH", "QC", "2D", "9C", "4H", "5H"]
 
 
-def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) -> None:
+def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phone: Any) -> None:
+    """On real game time: the deal's peeks stay while the phones are checked (R16.2),
+    and the 3 s crisp window is a real one (R10.4)."""
+    server = real_time_server
     seat = server.post("/api/rooms", {"name": "Ana", "deck": deck(*DEAL, *STOCK), "dealer": 2})
     code = seat["code"]
     ana, ben, cy = phone(), phone(), phone()
@@ -78,7 +82,7 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     expect(ana.get_by_test_id("my-slot-right")).to_have_attribute("data-card", "3H")
     expect(ana.get_by_test_id("my-slot-middle")).to_have_attribute("data-card", "")
     expect(ben.get_by_test_id("my-slot-left")).to_have_attribute("data-card", "9H")
-    if click_if_enabled(ana, "ready-button"):  # unless the 1 s peek phase is already over
+    if click_if_enabled(ana, "ready-button"):  # unless the peek phase is already over
         expect(ana.get_by_test_id("ready-button")).to_contain_text("waiting for others")
     for page in (ben, cy):  # everyone has looked: the first turn starts at once (R16.2)
         click_if_enabled(page, "ready-button")
@@ -88,7 +92,8 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     expect(ana.get_by_test_id("my-slot-left")).to_have_attribute("data-card", "")  # peek gone
     expect(ana.get_by_test_id("turn-indicator")).to_have_text(re.compile("Your turn"))
     expect(ben.get_by_test_id("turn-indicator")).to_have_text(re.compile("Ana"))
-    expect(ana.get_by_test_id("draw-timer")).to_have_text(re.compile(r"^0:0\d$"))
+    # the timer counts the 60 s the options promise (R14.3), from 1:00 down
+    expect(ana.get_by_test_id("draw-timer")).to_have_text(re.compile(r"^(1:00|0:5\d)$"))
     expect(ana.get_by_test_id("stock")).to_have_attribute("data-count", "43")
 
     assert draw_from_stock(ana) == "KS"
@@ -96,21 +101,35 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     expect(ana.get_by_test_id("action-king")).to_be_enabled()
     for other in ("action-discard", "action-jack", "action-queen", "my-slot-left"):
         expect(ana.get_by_test_id(other)).to_be_disabled()
+    # what a special card does is said when you hold it (R9)
+    expect(ana.get_by_test_id("hint")).to_contain_text("King: it must be played")
     snap(ana, "turn-holding-king")
     tap(ana, "action-king")
     wait_view(ana, "v.holding === null && v.turn.extra_draws === 2")
     expect(ana.get_by_test_id("turn-indicator")).to_have_text(re.compile("2 extra draws"))
+    # R9.3: the King lies beside the pile while its extra draws are made, for everyone
+    expect(cy.get_by_test_id("kings")).to_have_attribute("data-count", "1")
 
     assert draw_from_stock(ana) == "JH"
+    expect(ana.get_by_test_id("hint")).to_contain_text("Jack: look once at your own middle card")
+    assert assert_suit_colours(ana) >= 1  # the drawn J♥ is red (and the K♠ beside the pile is not)
     tap(ana, "action-jack")
     expect(ana.get_by_test_id("my-slot-middle")).to_have_attribute("data-card", "2C")  # R7.1
     expect(ana.get_by_test_id("peek")).to_contain_text("middle")
+    tap(ana, "peek-hide")  # a peek has the notice line to itself until hidden
 
     assert draw_from_stock(ana) == "QC"
+    expect(ana.get_by_test_id("hint")).to_contain_text("Queen: swap one of your cards")
     tap(ana, "action-queen")
     tap(ana, "my-slot-left")
     expect(ana.get_by_test_id("my-slot-left")).to_have_attribute("aria-pressed", "true")
     tap(ana, "seat-p2-slot-right")
+    # R8: both cards chosen, nothing is sent before the confirmation (Cancel backs out)
+    expect(ana.get_by_test_id("queen-confirm-bar")).to_contain_text("Your left ⇄ Ben's right?")
+    expect(ana.get_by_test_id("queen-cancel")).to_be_visible()
+    ana.wait_for_timeout(300)
+    assert view(ana)["holding"] == "QC"
+    tap(ana, "queen-confirm")
     # R8.2 / R8.3: each sees the card that landed in a left or right position
     expect(ana.get_by_test_id("my-slot-left")).to_have_attribute("data-card", "5C")
     expect(ben.get_by_test_id("my-slot-right")).to_have_attribute("data-card", "AS")
@@ -123,6 +142,15 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     expect(ben.get_by_test_id("my-slot-right")).to_have_attribute("data-card", "")
     assert "AS" not in ben.evaluate("() => JSON.stringify(localStorage)")
 
+    # --- a bystander still sees which two positions the Queen exchanged once
+    # the move is over (its highlight gone), until Ana's next turn
+    wait_turn(cy, "p2")
+    cy.wait_for_timeout(1600)
+    expect(cy.get_by_test_id("seat-p1-slot-left")).to_have_attribute("data-mark", "queen")
+    expect(cy.get_by_test_id("seat-p2-slot-right")).to_have_attribute("data-mark", "queen")
+    expect(cy.get_by_test_id("seat-p1-move")).to_contain_text("Queen: left ⇄ Ben's right")
+    expect(ben.get_by_test_id("my-slot-right")).to_have_attribute("data-mark", "queen")
+
     # --- turn 2, Ben: stock, swap into his middle
     wait_turn(ben, "p2")
     assert draw_from_stock(ben) == "2D"
@@ -134,6 +162,12 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     for page in (ana, ben, cy):
         expect(page.get_by_test_id("discard-pile")).to_have_attribute("data-card", "8S")
     expect(cy.get_by_test_id("log")).to_contain_text("Ben swapped their middle card")
+    # the swapped card's new identity stays on the pile and on Ben's seat after the move
+    cy.wait_for_timeout(1600)
+    expect(cy.get_by_test_id("seat-p2-slot-middle")).to_have_attribute("data-mark", "swap")
+    expect(cy.get_by_test_id("seat-p2-move")).to_contain_text("swapped middle: 8♠ to the pile")
+    expect(cy.get_by_test_id("discard-pile")).to_have_attribute("data-card", "8S")
+    expect(cy.get_by_test_id("seat-p1-slot-left")).to_have_attribute("data-mark", "queen")
 
     # a reload mid-game comes back to the same seat
     ben.reload()
@@ -151,6 +185,10 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     expect(ana.get_by_test_id("log")).to_contain_text("Cy took 8♠ from the discard pile")
     tap(cy, "my-slot-left")
     expect(cy.get_by_test_id("discard-pile")).to_have_attribute("data-card", "TD")
+    # a red card on a pile nobody may take from now (a disabled button) is still red
+    expect(ben.get_by_test_id("discard-pile")).to_have_attribute("data-card", "TD")
+    expect(ben.get_by_test_id("discard-pile")).to_be_disabled()
+    assert assert_suit_colours(ben) >= 1
 
     # --- turn 4, Ana: stock, discard, CRISP in her 3-second window (R10.4)
     wait_turn(ana, "p1")
@@ -162,6 +200,8 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     for page, text in ((ana, "You called crisp"), (ben, "Ana called crisp")):
         expect(page.get_by_test_id("crisp-info")).to_contain_text(text)
         expect(page.get_by_test_id("crisp-info")).to_contain_text("2 final turns left")
+    expect(ana.get_by_test_id("finals-who")).to_have_text("Ben and Cy")
+    expect(ana.get_by_test_id("seat-p2").get_by_test_id("tag-final")).to_be_visible()
 
     # --- final turns (R11.1)
     wait_turn(ben, "p2")
@@ -180,6 +220,7 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
         expect(board.locator("tr[data-player=p1] [data-card]")).to_have_count(3)
         expect(page.get_by_test_id("sum-p1")).to_have_text("10")
         expect(page.get_by_test_id("bonus-p1")).to_have_text("\u22125")  # a real minus sign
+        expect(page.get_by_test_id("round-p1")).to_have_text("5")
         expect(page.get_by_test_id("total-p1")).to_have_text("5")
         expect(page.get_by_test_id("sum-p2")).to_have_text("12")
         expect(page.get_by_test_id("total-p2")).to_have_text("12")
@@ -188,6 +229,10 @@ def test_three_phones_play_a_round_with_every_action(server: Any, phone: Any) ->
     cards = ana.locator("[data-testid=scoreboard] tr[data-player=p1] [data-card]")
     assert [cards.nth(i).get_attribute("data-card") for i in range(3)] == ["5C", "2C", "3H"]
     expect(ben.get_by_test_id("next-round")).to_have_count(0)
+    expect(ben.get_by_test_id("caller-reason")).to_have_text(
+        "Ana called crisp with 10, strictly the lowest: \u22125"
+    )
+    assert assert_suit_colours(ana, at_least=9) >= 4  # 3♥ 7♦ 9♥ 2♦ red in the reveal
     snap(ana, "round-end")
     snap(ben, "round-end-guest")
 

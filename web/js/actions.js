@@ -66,13 +66,9 @@ async function viaApi(call) {
   }
 }
 
-/** Queen (R8): once both cards are chosen, send the swap. */
+/** Queen (R8): your card, then theirs (either may be changed), then Confirm sends the swap. */
 function chooseForQueen(choice) {
-  const q = { ...getState().queen, ...choice };
-  if (q.mine && q.target) {
-    setState({ queen: null });
-    send({ type: 'queen', slot: q.mine, target: q.target.player, target_slot: q.target.slot });
-  } else setState({ queen: q });
+  setState({ queen: { ...getState().queen, ...choice } });
 }
 
 export const act = {
@@ -168,6 +164,14 @@ export const act = {
     if (legal('queen')) setState({ queen: { mine: null, target: null } });
   },
   cancelQueen: () => setState({ queen: null }),
+  confirmQueen: () => {
+    const q = getState().queen;
+    if (!q || !q.mine || !q.target || !legal('queen')) return;
+    setState({ queen: null });
+    send({ type: 'queen', slot: q.mine, target: q.target.player, target_slot: q.target.slot });
+  },
+  toggleLog: () => setState({ logOpen: !getState().logOpen }),
+  toggleHelp: () => setState({ help: !getState().help, menuOpen: false }),
   king: () => send({ type: 'king' }),
   crisp: () => { if (canCrisp(view(), serverNow())) send({ type: 'crisp' }); },
   hidePeeks: () => setState({ peeks: {} }),

@@ -40,6 +40,14 @@ async function boot() {
   for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, unlockAudio, { passive: true });
   setInterval(tick, TICK_MS);
   route();
+  registerWorker();
+}
+
+/** The offline shell (web/sw.js): a reload on a flaky network shows the page at
+ * once and reconnects. Its URL is stable and never taken from the HTTP cache. */
+function registerWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' }).catch(() => {});
 }
 
 startPainting(act);

@@ -116,3 +116,59 @@ export function describe(ev, ctx) {
       return { text: null, flash: [] };
   }
 }
+
+/** One move as a seat shows it (its line under the name): short, public only.
+ * `next`: the move after it in the same turn, which may make this one go without saying. */
+function movePhrase(ev, ctx, next) {
+  const slot = (s) => t(`slot.${s}`);
+  switch (ev.kind) {
+    case 'drew':
+      if (ev.source === 'discard') return t('move.took', { card: short(ev.card) });
+      return next ? null : t('move.drew');
+    case 'swapped':
+      return t('move.swapped', { slot: slot(ev.slot), card: short(ev.discarded) });
+    case 'discarded':
+      return t(ev.timeout ? 'move.timeoutDiscard' : 'move.discarded', { card: short(ev.card) });
+    case 'jack':
+      return t('move.jack');
+    case 'queen':
+      if (ev.target === ctx.you) return t('move.queenYou', { slot: slot(ev.slot), target_slot: slot(ev.target_slot) });
+      return t('move.queen', { slot: slot(ev.slot), target: ctx.name(ev.target), target_slot: slot(ev.target_slot) });
+    case 'king':
+      return t('move.king', { count: ev.extra_draws });
+    case 'timeout':
+      return next && next.kind === 'discarded' ? null : t('move.timeout');
+    case 'crisp':
+      return t('move.crisp');
+    default:
+      return null;
+  }
+}
+
+/** What a player did in their current or last turn (state `moves`), for their
+ * seat: the last two moves that say something, newest first, so that a line
+ * cut short still shows the latest ("Queen: left ⇄ Ben's right · King: 2 extra draws"). */
+export function movesText(evs, ctx) {
+  const parts = [];
+  (evs || []).forEach((ev, i) => {
+    const text = movePhrase(ev, ctx, evs[i + 1]);
+    if (text) parts.push(text);
+  });
+  return parts.slice(-2).reverse().join(' · ');
+}
+
+/** The card positions a player's moves changed, until that player's next turn:
+ * `slotKey` -> 'swap' (a card swapped in) or 'queen' (a Queen exchanged it). */
+export function changedSlots(moves) {
+  const out = {};
+  for (const [player, evs] of Object.entries(moves || {})) {
+    for (const ev of evs) {
+      if (ev.kind === 'swapped') out[slotKey(player, ev.slot)] = 'swap';
+      if (ev.kind === 'queen') {
+        out[slotKey(player, ev.slot)] = 'queen';
+        out[slotKey(ev.target, ev.target_slot)] = 'queen';
+      }
+    }
+  }
+  return out;
+}

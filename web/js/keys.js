@@ -1,6 +1,6 @@
 // Keyboard play: s = stock, d = discard pile, 1/2/3 = your left/middle/right
 // card, x = discard, j/q/k = Jack/Queen/King, c = crisp, r = ready, Escape =
-// cancel (the Queen's choice, or the settings). A key clicks the same button a
+// cancel (the Queen's choice, the move log, the how-to-play page, or the settings). A key clicks the same button a
 // tap would, so it is enabled exactly when the button is.
 
 import { getState } from './store.js';
@@ -26,9 +26,14 @@ export function onKey(e) {
   const tag = (e.target && e.target.tagName) || '';
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
   const S = getState();
+  if (e.key === 'Escape' && S.help) {
+    act.toggleHelp();
+    return;
+  }
   if (S.screen !== 'room' || !S.view) return;
   if (e.key === 'Escape') {
     if (S.queen) act.cancelQueen();
+    else if (S.logOpen) act.toggleLog();
     else if (S.menuOpen) act.toggleMenu();
     return;
   }

@@ -16,6 +16,7 @@ import { getState, setState, replaceState } from './store.js';
 import { applyUpdate, errorMessage } from './update.js';
 import { render, bringPilesIntoView } from './paint.js';
 import { yourTurn } from './feedback.js';
+import { animateMove } from './motion.js';
 import { typedCode } from './render/home.js';
 
 let sock = null;
@@ -97,6 +98,7 @@ function receive(msg) {
       yourTurn(getState().settings);
       bringPilesIntoView();
     } else if (effect.type === 'wake') setTimeout(render, effect.after);
+    else if (effect.type === 'motion') animateMove(effect.ev, state.view && state.view.you, effect.delay);
   }
 }
 

@@ -48,10 +48,14 @@ export function initialState() {
     log: [], // [{id, ev}] newest last: each event's public part (events.js publicEvent), described when shown
     peeks: {}, // slot -> {card, from, until}; memory only, a few seconds
     flashes: {}, // highlight key -> until (ms, local clock)
-    banner: null, // {ev, until}: a crisp call or a Queen on your card, described when shown
+    banner: null, // {ev, until}: a crisp call, a timeout or a Queen on your card, described when shown
+    moves: {}, // player id -> the public events of their current or last turn this round (events.js publicEvent)
+    drawClock: null, // {deadline, total}: the current draw's time, for the timer's ring
+    logOpen: false, // the move log's sheet (table)
+    help: false, // the how-to-play page is open
     toasts: [], // [{id, msg, until}]: msg from i18n.js msg(), or a plain string
     serial: 0, // the last id given to a log line or a toast
-    queen: null, // {mine: slot|null, target: {player, slot}|null} while choosing
+    queen: null, // {mine: slot|null, target: {player, slot}|null} while choosing; both set: waiting for Confirm
     optionsDraft: null, // options the host just changed, until the room confirms them
     crispWindow: null, // {closes_at, total}: this player's open crisp window, for its bar
     publicHolding: null, // {player, card}: a card someone took from the discard pile (public)

@@ -6,6 +6,8 @@
 //   {type: 'yourTurn'}                  buzz/beep and bring the piles into view
 //   {type: 'wake', after: ms}           render again then: the clock enables a draw
 //                                       or closes the crisp window
+//   {type: 'motion', ev, delay}         animate a move (motion.js): a card travels
+//                                       between the piles and the seats
 // Peeked cards go into `peeks` for a few seconds and nowhere else: never the
 // log, never storage (R16.3).
 // Nothing here is translated: the log and the banner keep the event's public
@@ -21,6 +23,12 @@ export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidd
 export const PEEK_PHASE_MS = 10000; // R16.2: the deal's peeks stay for the peek phase
 export const FLASH_MS = 1400;
 export const TOAST_MS = 4000;
+export const NOTICE_MS = 4000; // a crisp call, a Queen on your card, a timeout: in the notice line
+const MOTION_STEP_MS = 380; // the moves of one update animate one after the other
+/** The events that are a player's move: each seat shows its last ones until that
+ * player's next turn starts (`moves`). */
+const MOVE_KINDS = new Set(['drew', 'swapped', 'discarded', 'jack', 'queen', 'king', 'timeout', 'crisp']);
+const MOTION_KINDS = new Set(['drew', 'swapped', 'discarded', 'queen', 'king']);
 const LOG_LINES = 60;
 const MAX_WAKE_MS = 60000;
 // `pending` after `outcome_unknown`: the action may have been saved, so the taps
@@ -71,12 +79,17 @@ export function applyUpdate(state, msg, now) {
     peeks: { ...state.peeks },
     flashes: { ...state.flashes },
     log: [...state.log],
+    moves: { ...state.moves },
   };
   if (!view.players.some((p) => p.id === view.you)) {
     return { state: next, effects: [{ type: 'fatal', reason: 'removed' }] };
   }
   const effects = [];
   for (const ev of msg.events || []) applyEvent(next, ev, now, effects);
+  let motions = 0;
+  for (const ev of msg.events || []) {
+    if (MOTION_KINDS.has(ev.kind)) effects.push({ type: 'motion', ev: publicEvent(ev), delay: MOTION_STEP_MS * motions++ });
+  }
   afterUpdate(next, state.view, now, effects);
   return { state: next, effects };
 }
@@ -91,7 +104,10 @@ function applyEvent(s, ev, now, effects) {
     if (ev.player === you) delete s.peeks[ev.slot];
     if (ev.target === you) delete s.peeks[ev.target_slot];
   }
+  if (ev.kind === 'turn_started') s.moves[ev.player] = [];
+  if (MOVE_KINDS.has(ev.kind) && ev.player) s.moves[ev.player] = [...(s.moves[ev.player] || []), publicEvent(ev)];
   if (ev.kind === 'round_started' || ev.kind === 'round_over') {
+    s.moves = {};
     s.peeks = {};
     s.queen = null;
     s.banner = null; // the results screen says it all
@@ -103,14 +119,17 @@ function applyEvent(s, ev, now, effects) {
     s.peeks[ev.slot] = { card: ev.card, from: now, until: now + dur };
   }
   if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
-  if (ev.kind === 'crisp') s.banner = { ev: publicEvent(ev), until: now + 2500 };
+  // Said to every phone, in the notice line: a crisp call, a timeout and what it discarded (R14.2).
+  if (ev.kind === 'crisp' || ev.kind === 'timeout' || (ev.kind === 'discarded' && ev.timeout)) {
+    s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS };
+  }
   // R17.4: the new host is told so (the role's buttons appear with the view).
   if (ev.kind === 'host_changed' && ev.player === you) s.banner = { ev: publicEvent(ev), until: now + 3000 };
   // Whether there is a line and what lights up do not depend on the language or on names.
   const d = describe(ev, { you, name: (id) => id });
   // Someone else's Queen took one of your cards: say it big, it changes what you know.
   if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
-    s.banner = { ev: publicEvent(ev), until: now + 3000 };
+    s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS };
   }
   if (d.text) {
     s.serial += 1;
@@ -132,6 +151,14 @@ function afterUpdate(s, prev, now, effects) {
       s.crispWindow = { closes_at: w.closes_at, total: Math.max(1, w.closes_at - server) };
     }
   } else s.crispWindow = null;
+  // The draw timer's ring: the whole time of this draw, without the start delay (R14.3).
+  const turn = view.turn;
+  if (turn && turn.draw_deadline) {
+    if (!s.drawClock || s.drawClock.deadline !== turn.draw_deadline) {
+      const from = Math.max(server, turn.may_start_at || 0);
+      s.drawClock = { deadline: turn.draw_deadline, total: Math.max(1000, turn.draw_deadline - from) };
+    }
+  } else s.drawClock = null;
   // Wake up exactly when the clock makes a draw legal or closes the crisp window.
   for (const at of [view.turn && view.turn.may_start_at, w && w.closes_at]) {
     if (at && at > server) effects.push({ type: 'wake', after: Math.min(at - server + 15, MAX_WAKE_MS) });

@@ -46,6 +46,7 @@ function sampleParams(code) {
     round: 3, n: 100, total: -2, options: t('opt.noLimit'), rank: t('rank.Q'), suit: t('suit.S'),
     minus: formatNumber(-5), plus: formatNumber(5, { signed: true }), message: '',
     level: t('level.normal'),
+    sum: 4, bonus: formatNumber(-5, { signed: true }), host: '127.0.0.1', setting: '#',
   };
 }
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { setLanguage, text } from '../../../web/js/i18n.js';
-import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS } from '../../../web/js/update.js';
+import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS, NOTICE_MS } from '../../../web/js/update.js';
+import { movesText, changedSlots } from '../../../web/js/events.js';
 import { initialState, serverTime } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
@@ -154,7 +155,7 @@ test('a card that moves takes its peek with it (your swap, a Queen on your card)
   // Someone else's Queen took one of your cards: a banner says so.
   assert.deepEqual(s1.banner.ev, s1.log.at(-1).ev);
   assert.equal(bannerText(s1, s1.banner), 'Ben used a Queen on your right card (gave you their middle card)');
-  assert.equal(s1.banner.until, NOW + 3000);
+  assert.equal(s1.banner.until, NOW + NOTICE_MS);
 });
 
 test('a new round forgets the peeks, the Queen choice, the banner and the ready flag', () => {
@@ -216,7 +217,7 @@ test('r10 a crisp call shows a banner; your own window gets its bar and a wake-u
   const server = serverTime(s0.clock, NOW);
   const view = makeView({ legal: ['crisp'], crisp: { caller: null, window: { player: 'p1', closes_at: server + 3000 }, final_turns_left: [] } });
   const { state, effects } = apply(s0, update(view, [{ kind: 'crisp', player: 'p2' }], NOW + AHEAD));
-  assert.deepEqual(state.banner, { ev: { kind: 'crisp', player: 'p2' }, until: NOW + 2500 });
+  assert.deepEqual(state.banner, { ev: { kind: 'crisp', player: 'p2' }, until: NOW + NOTICE_MS });
   assert.equal(bannerText(state, state.banner), 'Ben called CRISP!');
   const total = view.crisp.window.closes_at - serverTime(state.clock, NOW);
   assert.deepEqual(state.crispWindow, { closes_at: view.crisp.window.closes_at, total });
@@ -348,4 +349,73 @@ test('r17_5 a refused leave is not a leave: the flag goes with the error', () =>
   const s0 = inRoom(makeView(), { leaving: true });
   const { state } = apply(s0, { type: 'error', code: 'wrong_phase', message: 'no' });
   assert.equal(state.leaving, false);
+});
+
+// ---- issue 11: a table you can follow
+
+const names = (S) => ({ you: S.view.you, name: (id) => (id === S.view.you ? 'You' : S.names[id]) });
+
+test('r16_4 each seat keeps its last moves until its next turn; the positions they changed are marked', () => {
+  const s0 = inRoom();
+  const queen = { kind: 'queen', player: 'p2', slot: 'left', target: 'p3', target_slot: 'right', card: 'QC' };
+  const s1 = apply(s0, update(makeView(), [
+    { kind: 'turn_started', player: 'p2', final: false },
+    { kind: 'drew', player: 'p2', source: 'stock' },
+    { kind: 'king', player: 'p2', extra_draws: 2, card: 'KS' },
+    { kind: 'drew', player: 'p2', source: 'stock' },
+    queen,
+    { kind: 'drew', player: 'p2', source: 'stock' },
+    { kind: 'swapped', player: 'p2', slot: 'middle', discarded: '8S' },
+    { kind: 'turn_started', player: 'p3', final: false },
+  ])).state;
+  // the last two moves that say something, newest first; the stock draws go without saying
+  assert.equal(movesText(s1.moves.p2, names(s1)), "swapped middle: 8♠ to the pile · Queen: left ⇄ Cai's right");
+  assert.deepEqual(changedSlots(s1.moves), {
+    'slot:p2:left': 'queen', 'slot:p3:right': 'queen', 'slot:p2:middle': 'swap',
+  });
+  assert.deepEqual(s1.moves.p3, []);
+  // no private card in what the seats keep (R16.3): a stock draw has no card
+  assert.ok(!JSON.stringify(s1.moves).includes('"card":"Q'));
+  // p2's next turn starts: its line and its marks go; a new round forgets them all
+  const s2 = apply(s1, update(makeView(), [{ kind: 'turn_started', player: 'p2', final: false }])).state;
+  assert.deepEqual(changedSlots(s2.moves), {});
+  const s3 = apply(s1, update(makeView(), [{ kind: 'round_started', round: 2, dealer: 'p1' }])).state;
+  assert.deepEqual(s3.moves, {});
+});
+
+test('r14_2 a timeout is announced to everyone with the card discarded for them', () => {
+  const s0 = inRoom();
+  const s1 = apply(s0, update(makeView(), [
+    { kind: 'timeout', player: 'p2' },
+    { kind: 'discarded', player: 'p2', card: '5C', timeout: true },
+    { kind: 'turn_started', player: 'p3', final: false },
+  ])).state;
+  assert.equal(bannerText(s1, s1.banner), 'Ben ran out of time: 5♣ discarded');
+  assert.equal(s1.banner.until, NOW + NOTICE_MS);
+  assert.equal(movesText(s1.moves.p2, names(s1)), 'out of time: 5♣ discarded');
+  // a timed-out King extra draw discards nothing: the timeout alone is said
+  const s2 = apply(s0, update(makeView(), [{ kind: 'timeout', player: 'p3' }])).state;
+  assert.equal(bannerText(s2, s2.banner), 'Cai ran out of time');
+  assert.equal(movesText(s2.moves.p3, names(s2)), 'ran out of time');
+});
+
+test('moves animate one after the other, public faces only', () => {
+  const s0 = inRoom();
+  const { effects } = apply(s0, update(makeView(), [
+    { kind: 'drew', player: 'p2', source: 'stock', card: 'QH' },
+    { kind: 'swapped', player: 'p2', slot: 'left', discarded: '9C' },
+  ]));
+  const motions = effects.filter((e) => e.type === 'motion');
+  assert.deepEqual(motions.map((m) => [m.ev.kind, m.delay > 0]), [['drew', false], ['swapped', true]]);
+  assert.equal(motions[0].ev.card, undefined); // a stock card is never public
+});
+
+test('r14_3 the draw timer counts the draw time only, not the 2 s before the player may start', () => {
+  const s0 = inRoom();
+  const server = serverTime(s0.clock, NOW);
+  const turn = { ...makeView().turn, may_start_at: server + 2000, draw_deadline: server + 2000 + 30000 };
+  const s1 = apply(s0, update(makeView({ turn }))).state;
+  assert.deepEqual(s1.drawClock, { deadline: turn.draw_deadline, total: 30000 });
+  const s2 = apply(s1, update(makeView({ turn: { ...turn, draw_deadline: null } }))).state;
+  assert.equal(s2.drawClock, null);
 });

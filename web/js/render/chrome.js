@@ -11,6 +11,7 @@ import { home } from './home.js';
 import { lobby } from './lobby.js';
 import { table } from './table.js';
 import { results } from './results.js';
+import { help } from './help.js';
 
 /** The whole page, as h() trees for patch() (dom.js). */
 export function page(ctx) {
@@ -21,8 +22,8 @@ export function page(ctx) {
     S.menuOpen ? settingsPanel(ctx) : null,
     S.confirmLeave && S.screen === 'room' && S.view ? leaveDialog(ctx) : null,
     inTable ? null : offlineStrip(S), // the table has it in its sticky top
-    h('main', { id: 'main', class: `screen screen-${screenName(S)}` }, screen(ctx)),
-    overlays(ctx),
+    h('main', { id: 'main', class: `screen screen-${S.help ? 'help' : screenName(S)}` }, S.help ? help(ctx) : screen(ctx)),
+    overlays(ctx, inTable && !S.help),
   ];
 }
 
@@ -69,6 +70,10 @@ function header(ctx) {
       }, LANGUAGES.map((l) => h('option', {
         key: l.code, value: l.code, lang: l.code, selected: l.code === language(), title: l.name, label: l.short,
       }, l.short)))),
+    h('button', {
+      class: 'icon-btn', type: 'button', 'aria-label': t('help.open'), 'data-testid': 'help-button',
+      'aria-pressed': S.help ? 'true' : 'false', onclick: act.toggleHelp,
+    }, h('span', { 'aria-hidden': 'true' }, '?')),
     h('button', {
       class: 'icon-btn', type: 'button', 'aria-label': t('settings.title'),
       'aria-expanded': S.menuOpen ? 'true' : 'false', 'aria-controls': 'settings',
@@ -130,11 +135,13 @@ function leaveDialog(ctx) {
     h('button', { type: 'button', class: 'btn danger', 'data-testid': 'leave-confirm', onclick: act.leave }, t('leave.confirm'))));
 }
 
-/** Toasts (errors and notes) and the banner (a crisp call, a Queen that took your card). */
-function overlays(ctx) {
+/** Toasts (errors and notes) and the banner (a crisp call, a Queen that took your
+ * card), away from the table: at the table they are in its notice line, which
+ * covers nothing (`atTable`). */
+function overlays(ctx, atTable) {
   const { S, local } = ctx;
-  const toasts = S.toasts.filter((x) => x.until > local);
-  const banner = S.banner && S.banner.until > local ? bannerText(S, S.banner) : '';
+  const toasts = atTable ? [] : S.toasts.filter((x) => x.until > local);
+  const banner = !atTable && S.banner && S.banner.until > local ? bannerText(S, S.banner) : '';
   return h('div', { class: 'overlays' },
     banner
       ? h('div', { class: `banner ${banner.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, banner) : null,

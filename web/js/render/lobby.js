@@ -14,7 +14,7 @@ export function lobby(ctx) {
   const { S, act } = ctx;
   const v = S.view;
   const isHost = v.host === v.you;
-  const link = `${location.origin}/r/${v.code}`;
+  const link = `${publicBase()}/r/${v.code}`;
   const canShare = typeof navigator.share === 'function';
   const hostName = (playerById(v, v.host) || {}).name || '';
   return h('div', { class: 'lobby' },
@@ -29,7 +29,8 @@ export function lobby(ctx) {
         h('button', {
           type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
         }, canShare ? t('lobby.share') : t('lobby.copy'))),
-      h('div', { class: 'qr', 'data-testid': 'qr' }, qrCode(link, t('lobby.qr', { code: formatCode(v.code) })))),
+      h('div', { class: 'qr', 'data-testid': 'qr' }, qrCode(link, t('lobby.qr', { code: formatCode(v.code) }))),
+      localWarning()),
     lockPanel(ctx, isHost),
     h('section', { class: 'panel' },
       h('h2', null, t('lobby.players', { count: v.players.length })),
@@ -76,6 +77,24 @@ function botsPanel(ctx) {
       disabled: full || pending(ctx), onclick: act.addBot,
     }, h('span', { 'aria-hidden': 'true' }, '🤖 '), t('lobby.addBot')),
     h('p', { class: 'note' }, t('lobby.botsNote')));
+}
+
+/** Where phones reach this server: the server's CRISP_PUBLIC_URL (a meta tag of
+ * the page, crisp/server/shell.py), else the address this page was opened at. */
+export function publicBase() {
+  const meta = document.querySelector('meta[name="crisp-public-url"]');
+  const url = meta && meta.getAttribute('content');
+  return url ? url.replace(/\/+$/, '') : location.origin;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
+
+/** A link to this computer's own loopback address reaches no phone: say so, and how to fix it. */
+function localWarning() {
+  if (document.querySelector('meta[name="crisp-public-url"]') || !LOOPBACK.test(location.hostname)) return null;
+  return h('div', { class: 'localwarn', role: 'note', 'data-testid': 'public-url-warning' },
+    h('p', null, h('strong', null, t('lobby.localTitle', { host: location.hostname }))),
+    h('p', null, t('lobby.localFix', { setting: 'CRISP_PUBLIC_URL' })));
 }
 
 /** The QR code of the link, once its module is loaded (routing.js loads it for

@@ -73,6 +73,7 @@ const TAGS = {
     h('span', { 'aria-hidden': 'true' }, '🤖 '), t('seat.away')),
   dealer: () => h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')),
   crisp: () => h('span', { class: 'tag tag-crisp' }, t('seat.crisp')),
+  final: () => h('span', { class: 'tag tag-final', 'data-testid': 'tag-final' }, t('seat.finalToCome')),
   offline: () => h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`),
   ready: () => h('span', { class: 'tag tag-ready' }, `✓ ${t('seat.ready')}`),
   readyMark: () => h('span', { class: 'tag tag-ready', title: t('seat.ready') }, '✓'),
@@ -96,12 +97,18 @@ export function isReady(S, v) {
   return S.readyRound === v.round || !!(me && me.ready);
 }
 
-/** A card's face (rank and suit), or its back when `card` is null (not known). */
+/** A card's face, or its back when `card` is null (not known). The face: rank
+ * and suit in the top corner (the text: "10♦"), the suit large in the middle and
+ * the corner again upside down, those two drawn by CSS from data-* (the text a
+ * control shows stays what its name starts with, faceLabel). */
 export function cardContent(card) {
   if (!card) return [h('span', { class: 'back', 'aria-hidden': 'true' })];
+  const corner = `${rank(card)}${suitGlyph(card)}`;
   return [
-    h('span', { class: 'rank', 'aria-hidden': 'true' }, rank(card)),
-    h('span', { class: 'suit', 'aria-hidden': 'true' }, suitGlyph(card)),
+    h('span', { class: 'corner', 'aria-hidden': 'true' },
+      h('span', { class: 'rank' }, rank(card)), h('span', { class: 'suit' }, suitGlyph(card))),
+    h('span', { class: 'pip', 'aria-hidden': 'true', 'data-s': suitGlyph(card) }),
+    h('span', { class: 'corner-end', 'aria-hidden': 'true', 'data-c': corner }),
   ];
 }
 
@@ -127,10 +134,13 @@ export function offlineStrip(S) {
   return h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'));
 }
 
-/** The event log (newest first), under the table and the results. */
+/** The event log's lines, newest first. */
+export function logList(S) {
+  return h('ol', { class: 'loglines', 'data-testid': 'log' },
+    S.log.slice(-60).reverse().map((l) => h('li', { key: l.id }, eventText(S, l.ev))));
+}
+
+/** The event log under the results. */
 export function logPanel(ctx) {
-  const { S } = ctx;
-  return h('details', { class: 'log' },
-    h('summary', null, t('log.title')),
-    h('ol', { 'data-testid': 'log' }, S.log.slice(-30).reverse().map((l) => h('li', { key: l.id }, eventText(S, l.ev)))));
+  return h('details', { class: 'log' }, h('summary', null, t('log.title')), logList(ctx.S));
 }

@@ -1,6 +1,8 @@
 // The end of a round or of the game: every revealed card, the sums, the
-// caller's -5/+5 (R12.2, R12.3), the totals and the winners; Next round / Rematch for
-// the host, "ready for the next round" for the others (R16.5).
+// caller's -5/+5 and why (R12.2, R12.3), the round scores and the totals; the
+// game's rounds so far (`history`, protocol v1.1); at game over the ranking and
+// the winners (R12.6). Next round / Rematch for the host, "ready for the next
+// round" for the others (R16.5).
 
 import { h } from '../dom.js';
 import { t, listOf, formatNumber } from '../i18n.js';
@@ -29,6 +31,7 @@ export function results(ctx) {
   return h('div', { class: 'results' },
     h('h2', null, title),
     winLine,
+    lr.caller ? callerReason(v, lr) : null,
     lr.caller ? h('p', { class: 'note', 'data-testid': 'caller-note' }, t('round.caller', {
       name: nameOf(v, lr.caller), minus: formatNumber(-5), plus: formatNumber(5, { signed: true }),
     })) : null,
@@ -36,9 +39,9 @@ export function results(ctx) {
       h('table', { class: 'scores', 'data-testid': 'scoreboard' },
         h('thead', null, h('tr', null,
           h('th', { scope: 'col' }, t('score.player')),
-          h('th', { scope: 'col' }, t('score.cards')),
           h('th', { scope: 'col' }, t('score.sum')),
           h('th', { scope: 'col' }, t('score.bonus')),
+          h('th', { scope: 'col' }, t('score.round')),
           h('th', { scope: 'col' }, t('score.total')))),
         h('tbody', null, seatOrder(v).map((p) => {
           const hand = (lr.hands && lr.hands[p.id]) || p.cards || [];
@@ -47,16 +50,19 @@ export function results(ctx) {
           const bonus = sum != null && score != null ? score - sum : 0;
           const win = winners.includes(p.id);
           return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
-            h('th', { scope: 'row' }, win ? '★ ' : '', nameEl(p.name),
-              seatTags({ crisp: lr.caller === p.id, readyMark: !over && p.ready })),
-            h('td', null, h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
-              ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
-              : h('span', { key: i, class: 'mini' }, '?')))),
+            h('th', { scope: 'row' },
+              h('span', { class: 'rowname' }, win ? '★ ' : '', nameEl(p.name),
+                seatTags({ crisp: lr.caller === p.id, readyMark: !over && p.ready })),
+              h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
+                ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
+                : h('span', { key: i, class: 'mini' }, '?')))),
             h('td', { class: 'num', 'data-testid': `sum-${p.id}` }, sum != null ? num(sum) : ''),
             h('td', { class: 'num', 'data-testid': `bonus-${p.id}` }, bonus ? num(bonus, { signed: true }) : ''),
+            h('td', { class: 'num', 'data-testid': `round-${p.id}` }, score != null ? num(score) : ''),
             h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, num(p.total)));
         })))),
     h('p', { class: 'note' }, t('score.limit', { n: v.options.limit })),
+    historyTable(v, over),
     isHost && over
       ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'rematch', disabled: pending(ctx), onclick: act.rematch }, t('game.rematch'))
       : null,
@@ -72,4 +78,60 @@ export function results(ctx) {
       : null,
     !isHost ? h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })) : null,
     logPanel(ctx));
+}
+
+/** Why the caller got -5 or +5 (R12.2, R12.3): their sum against the others'. */
+function callerReason(v, lr) {
+  const sums = lr.sums || {};
+  const mine = sums[lr.caller];
+  if (mine == null) return null;
+  const others = Object.keys(sums).filter((id) => id !== lr.caller);
+  const low = Math.min(...others.map((id) => sums[id]));
+  const who = (ids) => listOf(ids.map((id) => (id === v.you ? t('you.inText') : nameOf(v, id))));
+  const name = lr.caller === v.you ? t('you') : nameOf(v, lr.caller);
+  let key = 'round.reasonLow';
+  let names = '';
+  if (mine === low) {
+    key = 'round.reasonTie';
+    names = who(others.filter((id) => sums[id] === mine));
+  } else if (mine > low) {
+    key = 'round.reasonHigh';
+    names = who(others.filter((id) => sums[id] < mine));
+  }
+  const bonus = formatNumber(mine < low ? -5 : 5, { signed: true });
+  return h('p', { class: 'reason', 'data-testid': 'caller-reason', 'data-bonus': mine < low ? '-5' : '+5' },
+    t(key, { name, sum: mine, names, bonus }));
+}
+
+/** The game's rounds (view `history`, protocol v1.1): a row per player with
+ * each round's score and the total; at game over in ranking order, with ranks
+ * (players tied share a rank, R12.6). */
+function historyTable(v, over) {
+  const rounds = v.history || [];
+  if (!rounds.length) return null;
+  let players = seatOrder(v);
+  if (over) players = [...players].sort((a, b) => a.total - b.total);
+  const rank = (p) => 1 + players.filter((q) => q.total < p.total).length;
+  return h('section', { class: 'history', 'aria-labelledby': 'history-title' },
+    h('h3', { id: 'history-title' }, over ? t('history.ranking') : t('history.title')),
+    h('div', { class: 'tablewrap' },
+      h('table', { class: 'scores hist', 'data-testid': 'history' },
+        h('thead', null, h('tr', null,
+          over ? h('th', { scope: 'col' }, t('history.rank')) : null,
+          h('th', { scope: 'col' }, t('score.player')),
+          rounds.map((r) => h('th', { key: r.round, scope: 'col', class: 'num' }, t('history.round', { round: r.round }))),
+          h('th', { scope: 'col', class: 'num' }, t('score.total')))),
+        h('tbody', null, players.map((p) => h('tr', {
+          key: p.id, class: p.id === v.you ? 'you' : '', 'data-testid': `history-${p.id}`,
+          'data-rank': over ? rank(p) : null,
+        },
+        over ? h('td', { class: 'num rank' }, num(rank(p))) : null,
+        h('th', { scope: 'row' }, nameEl(p.name)),
+        rounds.map((r) => {
+          const called = r.caller === p.id;
+          const score = r.scores ? r.scores[p.id] : null;
+          return h('td', { key: r.round, class: `num ${called ? 'called' : ''}`, title: called ? t('seat.crisp') : null },
+            score != null ? num(score) : '', called ? h('span', { class: 'sr-only' }, ` (${t('seat.crisp')})`) : null);
+        }),
+        h('td', { class: 'num total' }, num(p.total))))))));
 }

@@ -1,35 +1,43 @@
-// The table, top to bottom: whose turn it is and the draw timer (sticky), the
-// other players in clockwise order, the piles and the drawn card, the hint line,
-// your cards, the action dock (sticky: Discard, Jack, Queen, King, crisp; Ready
-// in the peek phase), the running totals and the log. Only what the view shows
-// is drawn: a card is face up only when this player may know it (R16.3).
+// The table, top to bottom: whose turn it is, the move log's button and the draw
+// timer's ring (sticky), the other players in clockwise order (each with their
+// last move and the cards it changed), the notice line (what to do, or what
+// just happened: a reserved place that never covers the table), the piles, the
+// drawn card and the Kings played (R9.3), your cards, the action dock (sticky:
+// Discard, Jack, Queen, King, crisp; Ready in the peek phase; the Queen's
+// confirmation), the running totals. From 6 players on (`crowded`) the piles and
+// your cards share one row, so that 8 seats fit a 360x640 screen. Only what the
+// view shows is drawn: a card is face up only when this player may know it (R16.3).
 
 import { h } from '../dom.js';
-import { t, formatNumber, formatSeconds } from '../i18n.js';
+import { t, text, formatNumber, formatSeconds, listOf } from '../i18n.js';
 import { SLOTS, short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
-import { slotKey } from '../events.js';
+import { slotKey, movesText, changedSlots } from '../events.js';
 import {
-  pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip, logPanel,
-  eventText, faceLabel, countBadge,
+  pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip,
+  eventText, faceLabel, countBadge, bannerText, logList,
 } from './parts.js';
 
 export function table(ctx) {
   const { S } = ctx;
   const v = S.view;
   const peekPhase = v.status === Status.PEEK;
-  return h('div', { class: 'table' },
+  const crowded = v.players.length >= 6;
+  const marks = changedSlots(S.moves);
+  const confirming = !!S.queen && !!S.queen.mine && !!S.queen.target;
+  let dock = actionBar(ctx);
+  if (peekPhase) dock = readyBar(ctx);
+  else if (confirming) dock = queenConfirm(ctx);
+  return h('div', { class: `table ${crowded ? 'crowded' : ''}`, 'data-seats': v.players.length },
     h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx), crispInfo(ctx)),
-    h('section', { class: 'opponents', 'aria-label': t('table.opponents') }, seatOrder(v, v.you).map((p) => seat(ctx, p))),
-    center(ctx),
-    hintLine(ctx),
-    mine(ctx),
-    h('div', { class: 'dock' },
-      peekPhase ? readyBar(ctx) : actionBar(ctx),
-      peekPhase ? null : crispButton(ctx)),
+    h('section', { class: 'opponents', 'aria-label': t('table.opponents') },
+      seatOrder(v, v.you).map((p) => seat(ctx, p, marks))),
+    noticeLine(ctx),
+    h('div', { class: 'midrow' }, center(ctx), mine(ctx, marks)),
+    h('div', { class: 'dock' }, dock),
     scoreStrip(ctx),
-    logPanel(ctx));
+    logSheet(ctx));
 }
 
 function statusBar(ctx) {
@@ -49,7 +57,11 @@ function statusBar(ctx) {
     h('p', { class: `turn ${mine ? 'turn-mine' : ''}`, 'data-testid': 'turn-indicator', 'aria-live': 'polite',
       'data-player': turn ? turn.player : '' },
     h('span', { class: 'turn-icon', 'aria-hidden': 'true' }, mine ? '★' : '▶'), text),
-    drawTimer(v, now));
+    h('button', {
+      type: 'button', class: 'icon-btn log-button', 'data-testid': 'log-button', 'aria-label': t('log.title'),
+      'aria-expanded': S.logOpen ? 'true' : 'false', 'aria-controls': 'movelog', onclick: ctx.act.toggleLog,
+    }, h('span', { 'aria-hidden': 'true' }, '☰')),
+    drawTimer(S, now));
 }
 
 function clockText(ms) {
@@ -57,16 +69,22 @@ function clockText(ms) {
   return { secs, text: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}` };
 }
 
-function drawTimer(v, now) {
+/** The draw timer (R14): a ring that empties and the time left, the draw time the
+ * options promise (the 2 s before the next player may start are not counted, R10.4). */
+function drawTimer(S, now) {
+  const v = S.view;
   const turn = v.turn;
   let text = '–';
   let label = t('timer.label');
   let low = false;
+  let left = 1;
   if (turn && turn.draw_deadline) {
-    const c = clockText(turn.draw_deadline - now);
+    const ms = turn.draw_deadline - Math.max(now, turn.may_start_at || 0);
+    const c = clockText(ms);
     text = c.text;
     label = t('timer.left', { count: c.secs });
     low = c.secs <= 10;
+    left = S.drawClock ? Math.min(1, Math.max(0, ms / S.drawClock.total)) : 1;
   } else if (turn) {
     text = '∞';
     label = t('timer.none');
@@ -76,29 +94,48 @@ function drawTimer(v, now) {
     text = c.text;
     label = t('timer.peek', { count: c.secs });
   }
-  return h('div', { class: `timer ${low ? 'low' : ''}`, 'data-testid': 'draw-timer', role: 'timer', 'aria-label': label, title: label },
-    h('span', { class: 'timer-text' }, text));
+  return h('div', {
+    class: `timer ${low ? 'low' : ''}`, 'data-testid': 'draw-timer', role: 'timer', 'aria-label': label, title: label,
+    style: `--left:${left.toFixed(3)}`,
+  }, h('span', { class: 'timer-text' }, text));
 }
 
 function crispInfo(ctx) {
   const v = ctx.S.view;
   const c = v.crisp;
   if (!c || !c.caller) return null;
-  const left = (c.final_turns_left || []).length;
+  const finals = c.final_turns_left || [];
+  const who = finals.map((id) => (id === v.you ? t('you.inText') : nameOf(v, id)));
   return h('p', { class: `crispinfo ${flash(ctx, 'crisp')}`, 'data-testid': 'crisp-info', role: 'status' },
     h('strong', null, c.caller === v.you ? t('crisp.calledYou') : t('crisp.called', { name: nameOf(v, c.caller) })),
     ' · ',
-    t('crisp.finals', { count: left }));
+    t('crisp.finals', { count: finals.length }),
+    who.length ? [': ', h('span', { 'data-testid': 'finals-who' }, listOf(who))] : null);
 }
 
 /** The tags of a seat at the table: the dealer while the cards are dealt and
  * looked at (the player after them starts, R2.6), and the player who called crisp. */
 function tableTags(v, id) {
-  return { dealer: v.dealer === id && v.status === Status.PEEK, crisp: !!v.crisp && v.crisp.caller === id };
+  const c = v.crisp;
+  return {
+    dealer: v.dealer === id && v.status === Status.PEEK,
+    crisp: !!c && c.caller === id,
+    final: !!c && !!c.caller && (c.final_turns_left || []).includes(id),
+  };
+}
+
+/** The mark on a card position that the last move of a player changed (events.js changedSlots). */
+function markProps(marks, player, slot) {
+  const kind = marks[slotKey(player, slot)];
+  return kind ? { 'data-mark': kind } : {};
+}
+
+function markBadge(kind) {
+  return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': kind === 'queen' ? '⇄' : '↻' }) : null;
 }
 
 /** Another player: name, total, tags and three face-down cards (Queen targets). */
-function seat(ctx, p) {
+function seat(ctx, p, marks) {
   const { S, act } = ctx;
   const v = S.view;
   const turn = v.turn && v.turn.player === p.id;
@@ -118,19 +155,32 @@ function seat(ctx, p) {
         h('span', { 'aria-hidden': 'true' }, '▶'), h('span', { class: 'sr-only' }, t('seat.turn'))) : null,
       h('span', { class: 'seat-name' }, nameEl(p.name)),
       seatTotal(p.total)),
-    tags.length ? h('div', { class: 'tags' }, tags) : null),
+    tags.length ? h('div', { class: 'tags' }, tags) : null,
+    moveLine(ctx, p.id)),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
+    const mark = markProps(marks, p.id, slot);
+    let label = t('seat.cardLabel', { name: p.name, slot: t(`slot.${slot}`) });
+    if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
     return h('button', {
       key: slot, type: 'button',
       class: cardClass(null, `${picked ? 'picked' : ''} ${choosing ? 'choosable' : ''} ${flash(ctx, slotKey(p.id, slot))}`),
-      'data-testid': `seat-${p.id}-slot-${slot}`,
-      'aria-label': t('seat.cardLabel', { name: p.name, slot: t(`slot.${slot}`) }),
+      'data-testid': `seat-${p.id}-slot-${slot}`, ...mark,
+      'aria-label': label,
       'aria-pressed': S.queen ? (picked ? 'true' : 'false') : null,
       disabled: !choosing,
       onclick: () => act.tapSeatSlot(p.id, slot),
-    }, cardContent(null));
+    }, cardContent(null), markBadge(mark['data-mark']));
   })));
+}
+
+/** A seat's last move, until that player's next turn (R16.4: all of it is public). */
+function moveLine(ctx, id) {
+  const { S } = ctx;
+  const v = S.view;
+  const name = (pid) => (pid === v.you ? t('you') : nameOf(v, pid));
+  const line = movesText(S.moves[id], { you: v.you, name });
+  return h('p', { class: 'move', 'data-testid': `seat-${id}-move`, title: line || null }, line || ' ');
 }
 
 /** A running total beside a name: the number as it shows, and as a screen reader
@@ -192,7 +242,22 @@ function center(ctx) {
       }, v.discard_top ? cardContent(v.discard_top) : null,
       v.discard_count ? countBadge(v.discard_count) : null),
       h('span', { class: 'caption' }, t('discard.title'))),
+    kingsBeside(ctx),
     h('div', { class: 'pile' }, holding, h('span', { class: 'caption' }, holdCaption)));
+}
+
+/** R9.3: the Kings played this turn lie face up beside the piles while their extra draws are made. */
+function kingsBeside(ctx) {
+  const v = ctx.S.view;
+  const kings = (v.turn && v.turn.kings) || [];
+  if (!kings.length) return null;
+  const extra = v.turn.extra_draws || 0;
+  return h('div', {
+    class: 'pile kings', 'data-testid': 'kings', 'data-count': kings.length, role: 'img',
+    'aria-label': `${t('kings.label', { count: kings.length })} — ${t('turn.extra', { count: extra })}`,
+  },
+  h('span', { class: 'kingstack', 'aria-hidden': 'true' }, kings.map((k, i) => h('span', { key: i, class: cardClass(k, 'king'), 'data-card': k }, cardContent(k)))),
+  h('span', { class: 'caption', 'aria-hidden': 'true' }, t('kings.caption', { count: extra })));
 }
 
 function hintText(ctx) {
@@ -201,11 +266,18 @@ function hintText(ctx) {
   const turn = v.turn;
   const legal = v.legal;
   if (v.status === Status.PEEK) return isReady(S, v) ? t('hint.waitReady') : t('hint.peek');
-  if (S.queen) return S.queen.mine ? t('hint.queenTarget') : t('hint.queenMine');
+  if (S.queen) {
+    if (S.queen.mine && S.queen.target) return t('hint.queenConfirm');
+    if (S.queen.target) return t('hint.queenMineAfter');
+    return S.queen.mine ? t('hint.queenTarget') : t('hint.queenMine');
+  }
   if (canCrisp(v, now)) return t('hint.crisp');
   if (v.holding) {
+    // What a special card does, said when you hold it (R6, R7, R8, R9, R13.3).
     if (legal.includes('king')) return t('hint.king');
-    if (legal.includes('jack') || legal.includes('queen')) return t('hint.special');
+    if (legal.includes('jack')) return t('hint.jack');
+    if (legal.includes('queen')) return t('hint.queen');
+    if ('JQK'.includes(v.holding[0]) && v.turn && v.turn.drawn_from === 'discard') return t('hint.faceFromPile');
     if (legal.includes('discard')) return t('hint.swapOrDiscard');
     if (legal.includes('swap')) return t('hint.swapOnly');
   }
@@ -216,7 +288,11 @@ function hintText(ctx) {
   return null;
 }
 
-function hintLine(ctx) {
+/** The notice line: a place of its own between the seats and the piles, so
+ * that nothing ever covers the table. A peek (with Hide), else an error, else a
+ * notice (a crisp call, a timeout and its discard, a Queen on your card), else
+ * what you can do now, else the last event. */
+function noticeLine(ctx) {
   const { S, act, local } = ctx;
   const peeks = SLOTS.filter((s) => S.peeks[s] && S.peeks[s].until > local);
   if (peeks.length) {
@@ -225,19 +301,31 @@ function hintLine(ctx) {
       h('p', { class: 'hint hint-peek' }, peeks.map((slot, i) => [
         i ? ' · ' : '',
         t('peek.line', { slot: t(`slot.${slot}`) }), ' ',
-        h('strong', { class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr', title: cardName(S.peeks[slot].card) },
+        h('strong', {
+          class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr', title: cardName(S.peeks[slot].card),
+          'data-card': S.peeks[slot].card,
+        },
           short(S.peeks[slot].card)),
       ])),
       h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide')));
   }
+  const toast = S.toasts.filter((x) => x.until > local).pop();
+  const banner = S.banner && S.banner.until > local ? S.banner : null;
   const hint = hintText(ctx);
-  const last = S.log.length ? eventText(S, S.log[S.log.length - 1].ev) : '';
-  return h('div', { class: 'hintline' },
-    h('p', { class: `hint ${hint ? 'hint-action' : ''}`, 'data-testid': 'hint', 'aria-live': 'polite' }, hint || last || ' '),
+  let line;
+  if (toast) line = h('p', { class: 'hint hint-toast', role: 'alert', 'data-testid': 'toast' }, text(toast.msg));
+  else if (banner) {
+    line = h('p', { class: `hint hint-notice notice-${banner.ev.kind}`, role: 'status', 'data-testid': 'banner' },
+      bannerText(S, banner));
+  } else {
+    const last = S.log.length ? eventText(S, S.log[S.log.length - 1].ev) : '';
+    line = h('p', { class: `hint ${hint ? 'hint-action' : ''}`, 'data-testid': 'hint', 'aria-live': 'polite' }, hint || last || ' ');
+  }
+  return h('div', { class: 'hintline', 'data-testid': 'notice' }, line,
     S.queen ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'action-cancel', onclick: act.cancelQueen }, t('action.cancel')) : null);
 }
 
-function mine(ctx) {
+function mine(ctx, marks) {
   const { S, act, local } = ctx;
   const v = S.view;
   const me = playerById(v, v.you) || { name: '', total: 0 };
@@ -253,8 +341,10 @@ function mine(ctx) {
     h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
       const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
       const picked = S.queen && S.queen.mine === slot;
+      const mark = markProps(marks, v.you, slot);
       let label = t('my.cardLabel', { slot: t(`slot.${slot}`) });
       if (peek) label = faceLabel(peek.card, `${label} — ${cardName(peek.card)}`);
+      if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
       if (swapOk) label += ` — ${t('my.tapSwap')}`;
       else if (choosing) label += ` — ${t('my.tapQueen')}`;
       return h('div', { key: slot, class: 'slotwrap' },
@@ -262,11 +352,12 @@ function mine(ctx) {
           type: 'button',
           class: cardClass(peek ? peek.card : null,
             `big ${peek ? 'peeking' : ''} ${swapOk || choosing ? 'can' : ''} ${picked ? 'picked' : ''} ${flash(ctx, slotKey(v.you, slot))}`),
-          'data-testid': `my-slot-${slot}`, 'data-card': peek ? peek.card : '',
+          'data-testid': `my-slot-${slot}`, 'data-card': peek ? peek.card : '', ...mark,
           'aria-label': label, 'aria-pressed': S.queen ? (picked ? 'true' : 'false') : null,
           disabled: !(swapOk || choosing), onclick: () => act.tapMySlot(slot),
         }, cardContent(peek ? peek.card : null),
-        peek ? h('span', { class: 'peekbar', style: `animation-duration:${Math.max(0, peek.until - peek.from)}ms` }) : null),
+        peek ? h('span', { class: 'peekbar', style: `animation-duration:${Math.max(0, peek.until - peek.from)}ms` }) : null,
+        markBadge(mark['data-mark'])),
         h('span', { class: 'caption' }, t(`slot.${slot}Cap`)));
     })));
 }
@@ -296,7 +387,24 @@ function actionBar(ctx) {
     btn('discard', '⤓', act.discard),
     btn('jack', 'J', act.jack),
     btn('queen', 'Q', act.queen),
-    btn('king', 'K', act.king));
+    btn('king', 'K', act.king),
+    crispButton(ctx));
+}
+
+/** R8: your card and theirs are chosen; nothing is sent before Confirm. */
+function queenConfirm(ctx) {
+  const { S, act } = ctx;
+  const v = S.view;
+  const q = S.queen;
+  const target = nameOf(v, q.target.player);
+  return h('section', { class: 'actions confirm-queen', 'aria-label': t('action.queen'), 'data-testid': 'queen-confirm-bar' },
+    h('p', { class: 'confirm-text' }, t('queen.confirmText', {
+      slot: t(`slot.${q.mine}`), target, target_slot: t(`slot.${q.target.slot}`),
+    })),
+    h('button', { type: 'button', class: 'btn', 'data-testid': 'queen-cancel', onclick: act.cancelQueen }, t('action.cancel')),
+    h('button', {
+      type: 'button', class: 'btn primary', 'data-testid': 'queen-confirm', disabled: pending(ctx), onclick: act.confirmQueen,
+    }, t('queen.confirm')));
 }
 
 function crispButton(ctx) {
@@ -317,6 +425,18 @@ function crispButton(ctx) {
     'aria-label': left != null ? t('crisp.labelOpen', { count: Math.ceil(left / 1000) }) : t('crisp.label'),
   }, bar, h('span', { class: 'crisp-text' }, t('crisp.button')),
   left != null ? h('span', { class: 'crisp-secs', 'aria-hidden': 'true', 'data-secs': formatSeconds(left / 1000) }) : null);
+}
+
+/** The round's moves, newest first, one tap away (the ☰ button in the status bar). */
+function logSheet(ctx) {
+  const { S, act } = ctx;
+  return h('section', {
+    id: 'movelog', class: 'logsheet', hidden: !S.logOpen, 'aria-label': t('log.title'), 'data-testid': 'log-sheet',
+  },
+  h('div', { class: 'logsheet-head' },
+    h('h2', null, t('log.title')),
+    h('button', { type: 'button', class: 'btn small', 'data-testid': 'log-close', onclick: act.toggleLog }, t('settings.close'))),
+  logList(S));
 }
 
 function scoreStrip(ctx) {

@@ -1,0 +1,31 @@
+// "How to play": the rules in short, in the page's language, our own words for
+// crisp-rules.md (R1-R16). Opened by the "?" button of the
+// header, from the home screen and from the table alike; the game goes on
+// meanwhile, and Close (or Escape) returns to it.
+
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+
+/** The sections, each a heading and its paragraphs (i18n keys `help.<id>.title`, `help.<id>.<n>`). */
+const SECTIONS = [
+  ['goal', 2], // R1, R12.6
+  ['deal', 2], // R2
+  ['turn', 3], // R3-R5
+  ['specials', 3], // R6-R9
+  ['crisp', 3], // R10, R11
+  ['score', 2], // R12
+  ['options', 2], // R13-R16
+];
+
+export function help(ctx) {
+  const close = h('button', { type: 'button', class: 'btn', 'data-testid': 'help-close', onclick: ctx.act.toggleHelp },
+    t('help.back'));
+  return h('article', { class: 'help panel', 'data-testid': 'help', 'aria-labelledby': 'help-title' },
+    h('div', { class: 'help-head' }, h('h1', { id: 'help-title' }, t('help.title')), close),
+    SECTIONS.map(([id, n]) => h('section', { key: id, class: 'help-part' },
+      h('h2', null, t(`help.${id}.title`)),
+      Array.from({ length: n }, (_, i) => h('p', { key: i }, t(`help.${id}.${i + 1}`))))),
+    h('div', { class: 'help-foot' }, h('button', {
+      type: 'button', class: 'btn primary wide', onclick: ctx.act.toggleHelp,
+    }, t('help.back'))));
+}

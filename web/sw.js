@@ -1,0 +1,113 @@
+// Crisp's service worker: the offline shell (docs/web-client.md, "Offline shell").
+// Served at /sw.js (a stable URL, revalidated on every check), scope "/".
+// - The page (a navigation, `/` or `/r/{code}`): network first, so a new deploy
+//   is seen on the next load; the copy kept here is used only when the network
+//   fails. Each page that arrives names its version's files (`/v/<version>/…`):
+//   they are cached then, with the QR code and every language.
+// - `/v/<version>/…`: cache first, for ever (those URLs never change content);
+//   a redirect (an older version's URL) is never kept.
+// - The manifest and the icons: network first, the copy when offline.
+// - Nothing else (`/api/…`, `/ws/…`, `/metrics`) is touched.
+// The caches of versions older than the last two are deleted.
+
+const PAGES = 'crisp-pages';
+const STABLE = 'crisp-stable';
+const VERSION_CACHE = 'crisp-v-';
+const KEEP_VERSIONS = 2;
+const VERSIONED = /^\/v\/([A-Za-z0-9]+)\//;
+const NAMED = /\/v\/([A-Za-z0-9]+)\/([^"'\s<>?#]+)/g;
+const LATE = ['js/qr.js', 'vendor/qrcode-generator/qrcode.mjs', 'i18n/en.json', 'i18n/ar.json', 'i18n/id.json'];
+const PAGE_PATH = /^\/(r\/[^/]+\/?)?$/;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(keepPage(new Request('/')).catch(() => null).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (req.mode === 'navigate' || PAGE_PATH.test(url.pathname)) {
+    if (PAGE_PATH.test(url.pathname)) event.respondWith(page(req, url, event));
+    return;
+  }
+  if (VERSIONED.test(url.pathname)) event.respondWith(versioned(req, url));
+  else if (url.pathname === '/manifest.webmanifest' || url.pathname.startsWith('/icons/')) event.respondWith(stable(req));
+});
+
+/** The page from the network (kept, with its files); offline, the copy kept. */
+async function page(req, url, event) {
+  try {
+    const res = await fetch(req);
+    if (res.ok) event.waitUntil(keep(url.pathname, res.clone()));
+    return res;
+  } catch (err) {
+    const cache = await caches.open(PAGES);
+    const copy = (await cache.match(url.pathname)) || (await cache.match('/'));
+    if (copy) return copy;
+    throw err;
+  }
+}
+
+async function keepPage(req) {
+  const res = await fetch(req, { cache: 'no-cache' });
+  if (res.ok) await keep(new URL(req.url).pathname, res);
+}
+
+/** Keep a page and the files of the version it names; forget old versions. */
+async function keep(path, res) {
+  const html = await res.clone().text();
+  await (await caches.open(PAGES)).put(path, res);
+  const files = new Map();
+  for (const [, version, file] of html.matchAll(NAMED)) {
+    if (!files.has(version)) files.set(version, new Set(LATE));
+    files.get(version).add(file);
+  }
+  for (const [version, names] of files) {
+    const cache = await caches.open(VERSION_CACHE + version);
+    await Promise.all([...names].map(async (name) => {
+      const file = `/v/${version}/${name}`;
+      if (await cache.match(file)) return;
+      try {
+        const got = await fetch(file);
+        if (got.ok && !got.redirected) await cache.put(file, got);
+      } catch { /* offline again: the next page tries */ }
+    }));
+  }
+  await prune(new Set(files.keys()));
+}
+
+async function prune(current) {
+  const versions = (await caches.keys()).filter((k) => k.startsWith(VERSION_CACHE));
+  const old = versions.filter((k) => !current.has(k.slice(VERSION_CACHE.length)));
+  const keep = KEEP_VERSIONS - current.size;
+  await Promise.all(old.slice(0, Math.max(0, old.length - keep)).map((k) => caches.delete(k)));
+}
+
+async function versioned(req, url) {
+  const version = url.pathname.match(VERSIONED)[1];
+  const cache = await caches.open(VERSION_CACHE + version);
+  const hit = await cache.match(req, { ignoreVary: true });
+  if (hit) return hit;
+  const res = await fetch(req);
+  if (res.ok && !res.redirected && res.status === 200) await cache.put(req, res.clone());
+  return res;
+}
+
+async function stable(req) {
+  const cache = await caches.open(STABLE);
+  try {
+    const res = await fetch(req);
+    if (res.ok) await cache.put(req, res.clone());
+    return res;
+  } catch (err) {
+    const copy = await cache.match(req);
+    if (copy) return copy;
+    throw err;
+  }
+}
