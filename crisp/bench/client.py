@@ -35,24 +35,26 @@ except ImportError:  # pragma: no cover - orjson is optional
 ANSWER_TIMEOUT_S = 5.0
 HELLO_TIMEOUT_S = 15.0
 
-# The event that announces each accepted client message (crisp/engine), and whose id
-# its `player` holds: the sender's ("actor"), that of a field of the message
-# ("player" for kick), or nobody's (None).
-ANSWER: dict[str, tuple[str, str | None]] = {
-    "options": ("options", None),
-    "start": ("round_started", None),
-    "next_round": ("round_started", None),
-    "rematch": ("rematch", "actor"),  # back to the lobby (issue 11)
-    "add_bot": ("bot_added", None),
-    "kick": ("left", "player"),
-    "ready": ("ready", "actor"),
-    "draw": ("drew", "actor"),
-    "swap": ("swapped", "actor"),
-    "discard": ("discarded", "actor"),
-    "jack": ("jack", "actor"),
-    "queen": ("queen", "actor"),
-    "king": ("king", "actor"),
-    "crisp": ("crisp", "actor"),
+# The events that announce each accepted client message (crisp/engine), and whose id
+# their `player` holds: the sender's ("actor"), that of a field of the message
+# ("player" for kick), or nobody's (None). A kick frees a seat in the lobby and
+# hands it to the computer during a game (R17.5). `leave` has no answer here: the
+# leaver's socket is closed (4403).
+ANSWER: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "options": (("options",), None),
+    "start": (("round_started",), None),
+    "next_round": (("round_started",), None),
+    "rematch": (("rematch",), "actor"),  # back to the lobby (issue 11)
+    "kick": (("left", "took_over"), "player"),
+    "add_bot": (("bot_added",), None),
+    "ready": (("ready",), "actor"),
+    "draw": (("drew",), "actor"),
+    "swap": (("swapped",), "actor"),
+    "discard": (("discarded",), "actor"),
+    "jack": (("jack",), "actor"),
+    "queen": (("queen",), "actor"),
+    "king": (("king",), "actor"),
+    "crisp": (("crisp",), "actor"),
 }
 # Errors that cannot name the message they refuse: they carry no `ref` (protocol.md).
 UNREFERENCED_ERRORS = frozenset({"rate_limited", "too_large"})
@@ -64,10 +66,10 @@ def announces(
     """True if `events` (one update's) announce the accepted message `{"type": kind,
     **fields}` that `actor` sent. The server handles a socket's messages in order, but
     updates of other changes can arrive between the sending and the answer."""
-    event_kind, who = ANSWER[kind]
+    event_kinds, who = ANSWER[kind]
     player = actor if who == "actor" else None if who is None else fields.get(who)
     return any(
-        e["kind"] == event_kind
+        e["kind"] in event_kinds
         and (player is None or e.get("player") == player)
         and not e.get("timeout")  # a draw timer's discard is not the player's (R14.2)
         for e in events

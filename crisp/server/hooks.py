@@ -54,6 +54,10 @@ class ServerHooks:
     def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         """The scheduler applied a room's deadline `lateness_ms` after it was due."""
 
+    def computer_moved(self, room_code: str, player: str, kind: str) -> None:
+        """This process made a computer move (`kind`: its action type) for `player`, a
+        computer player or an away seat (R17.1, R17.2, R17.5), and saved it."""
+
     def limited(self, budget: str) -> None:
         """A client was refused for a spent budget (`rooms`, `joins`, `lookups`,
         `hellos`; `messages` for a socket's messages; `connections` for a connection

@@ -241,6 +241,8 @@ ClientMessage = Annotated[
     | OptionsMsg
     | Start
     | Kick
+    | AddBot
+    | Leave
     | Ready
     | Draw
     | Swap

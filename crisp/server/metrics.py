@@ -115,6 +115,11 @@ class PrometheusHooks(ServerHooks):
             "crisp_save_conflicts_total", "Compare-and-set saves that lost a race (retried)",
             registry=reg,
         )
+        self.computer_moves = Counter(
+            "crisp_computer_moves_total",
+            "Computer moves this process made and saved (R17), by action type", ["type"],
+            registry=reg,
+        )
         self.limited_count = Counter(
             "crisp_limited_total",
             "Requests, hellos and messages refused for a spent per-client budget, by budget",
@@ -184,6 +189,9 @@ class PrometheusHooks(ServerHooks):
 
     def timer_fired(self, room_code: str, lateness_ms: int) -> None:
         self.timer_lateness.observe(lateness_ms / 1000)
+
+    def computer_moved(self, room_code: str, player: str, kind: str) -> None:
+        self.computer_moves.labels(kind).inc()
 
     def limited(self, budget: str) -> None:
         self.limited_count.labels(budget).inc()

@@ -4,7 +4,9 @@ Document (JSON text):
     {"v": 1, "code": "K7QX", "created_ms": ..., "state": <engine State.to_json()>,
      "seats": {player_id: sha256(token) hex},
      "conns": {player_id: {"id": connection id, "n": connection number}},
-     "locked": true, "seq": 7}
+     "locked": true, "seq": 7,
+     "revoked": [sha256(token) hex, ...],
+     "computer": {player_id: {"memory": ..., "plan": {"need": ..., "at": ms | null} | null}}}
 
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
@@ -18,6 +20,9 @@ seen the disconnect never takes the new socket for an old one (absent `seq`: the
 largest number in `conns`).
 `locked` (absent: false) closes the lobby to new players: a kick sets it, and
 only the host clears it (docs/protocol-additions.md, "Locked rooms").
+`revoked` holds the token hashes of seats removed during a game (R17.5): a hello
+with one is closed with 4403. `computer` holds the seats the computer plays, their
+memories and next moves (computer.py); it is never published.
 
 Published message (JSON text), one per saved change:
     {"t": "change", "v": <store version>, "state": <State.to_json()>,
@@ -38,6 +43,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from crisp.engine import Event, State
+
+from .computer import Computer, ComputerSeat
 
 DOC_VERSION = 1
 
@@ -66,6 +73,8 @@ class RoomDoc:
     created_ms: int = 0
     locked: bool = False  # no one may join (a kick locks; the host unlocks)
     conn_seq: int = 0  # the last connection number given in this room (`next_conn`)
+    revoked: frozenset[str] = frozenset()  # token hashes of seats removed in a game
+    computer: Computer = field(default_factory=dict)  # the seats the computer plays
 
     def dumps(self) -> str:
         """Serialize for the store."""
@@ -79,6 +88,8 @@ class RoomDoc:
                 "conns": {pid: {"id": c.id, "n": c.n} for pid, c in self.conns.items()},
                 "locked": self.locked,
                 "seq": self.conn_seq,
+                "revoked": sorted(self.revoked),
+                "computer": {pid: s.to_json() for pid, s in self.computer.items()},
             },
             separators=(",", ":"),
         )
@@ -101,6 +112,10 @@ class RoomDoc:
             created_ms=int(data.get("created_ms", 0)),
             locked=bool(data.get("locked", False)),
             conn_seq=int(data.get("seq", max((c.n for c in conns.values()), default=0))),
+            revoked=frozenset(data.get("revoked", ())),
+            computer={
+                pid: ComputerSeat.from_json(s) for pid, s in data.get("computer", {}).items()
+            },
         )
 
     def next_conn(self, pid: str, conn_id: str) -> RoomDoc:

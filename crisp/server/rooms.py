@@ -1,8 +1,9 @@
 """The rooms service: every change to a room goes through here.
 
-A change is: load the document -> engine call -> compare-and-set save with the
-change message (published to every process) and the room's next deadline ->
-retry on a version conflict (bounded). A change is only visible to the table
+A change is: load the document -> engine call -> the computer seats follow it
+(computer.py) -> compare-and-set save with the change message (published to
+every process) and the room's next deadline (the engine's or a computer move's)
+-> retry on a version conflict (bounded). A change is only visible to the table
 once the save succeeded, because sockets are fed from the published message.
 """
 
@@ -22,6 +23,7 @@ from crisp.engine import actions as engine_actions
 from crisp.engine.clock import at_moment
 from crisp.store import Store
 
+from . import computer
 from .clock import now_ms
 from .codes import hash_token, new_code, new_token, player_of_token
 from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
@@ -44,6 +46,7 @@ class Outcome:
     doc: RoomDoc
     events: list[Event] = field(default_factory=list)
     result: Any = None
+    followed: bool = False  # its computer seats already follow the change (computer.py)
 
 
 Mutation = Callable[[RoomDoc, int], Outcome | None]
@@ -98,9 +101,15 @@ class Rooms:
         return None if found is None else RoomDoc.loads(found.doc)
 
     async def authenticate(self, room_code: str, token: str) -> str | None:
-        """The player id holding `token` in the room, or None."""
+        """The player id holding `token` in the room, or None. Raises SeatGone for
+        the token of a seat removed during a game (R17.5: closed with 4403)."""
         doc = await self.load(room_code)
-        return None if doc is None else player_of_token(doc.token_hashes, token)
+        if doc is None:
+            return None
+        pid = player_of_token(doc.token_hashes, token)
+        if pid is None and player_of_token({h: h for h in doc.revoked}, token) is not None:
+            raise SeatGone("removed")
+        return pid
 
     async def summary(self, room_code: str) -> dict[str, Any]:
         """GET /api/rooms/{code}: `room_summary` (raises RoomNotFound)."""
@@ -228,23 +237,25 @@ class Rooms:
         was saved as.
 
         Seats the action removed (kick, leave) lose their token: in the lobby the seat
-        is gone, in a game the computer plays it (R17.5). A kick locks the room, so that
-        neither the kicked player nor anyone else can take the free seat until the host
-        opens the room again (`set_locked`).
+        is gone, in a game the computer plays it (R17.5). A human's kick locks the room,
+        so that neither the kicked player nor anyone else can take the free seat until
+        the host opens the room again (`set_locked`); removing a computer player does
+        not lock it.
         """
-        kick = isinstance(action, engine_actions.Kick)
+        # a human's kick locks the room; removing a computer player does not
+        kicked = action.player if isinstance(action, engine_actions.Kick) else None
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             if pid not in doc.token_hashes:
                 raise SeatGone(pid)
             state, events = engine.apply(doc.state, pid, action, now)
-            present = {p.id for p in state.players if not p.is_bot}
-            token_hashes = {k: v for k, v in doc.token_hashes.items() if k in present}
-            conns = {k: v for k, v in doc.conns.items() if k in present}
-            new = doc.with_(state=state, token_hashes=token_hashes, conns=conns)
-            return Outcome(new.with_(locked=True) if kick else new, list(events))
+            new = _seat_holders(doc, state)
+            locks = kicked is not None and kicked in doc.token_hashes
+            return Outcome(new.with_(locked=True) if locks else new, list(events))
 
         out = await self.mutate(room_code, fn)
+        if out is not None and out.doc.state.abandoned:
+            await self._delete_abandoned(room_code)
         return None if out is None else int(out.doc.state.version)
 
     async def set_locked(self, room_code: str, pid: str, locked: bool) -> int | None:
@@ -266,18 +277,33 @@ class Rooms:
         out = await self.mutate(room_code, fn)
         return None if out is None else int(out.doc.state.version)
 
+    async def _delete_abandoned(self, room_code: str) -> None:
+        """No human seat is left (the last one left, R17.5): the room goes."""
+        await self.store.delete(room_code)
+        log.info(
+            "room %s: deleted, no human seat is left", room_code,
+            extra=fields(room_code, "room_abandoned"),
+        )
+
     async def advance(self, room_code: str) -> None:
-        """Apply whatever fell due in a room (called by the scheduler)."""
+        """Apply whatever fell due in a room, and make the computer moves whose time
+        has come (called by the scheduler)."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             due = engine.next_deadline(doc.state)
             state, events = engine.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
                 self.hooks.timer_fired(room_code, max(0, now - due))
-            return Outcome(doc.with_(state=state), list(events))
+            seats = computer.follow(state, doc.computer, list(events), now, self.time_scale)
+            played = computer.play_due(state, seats, now, self.time_scale)
+            return Outcome(doc.with_(state=played.state, computer=played.computer),
+                           [*events, *played.events], result=played.moves, followed=True)
 
         with contextlib.suppress(RoomNotFound):
-            await self.mutate(room_code, fn, timer=True)
+            out = await self.mutate(room_code, fn, timer=True)
+            # counted once saved: a move whose save lost the race was never made
+            for seat, kind in [] if out is None else out.result:
+                self.hooks.computer_moved(room_code, seat, kind)
 
     # ---- the compare-and-set loop ----
 
@@ -296,17 +322,24 @@ class Rooms:
             doc = RoomDoc.loads(found.doc)
             now = now_ms()
             out = fn(doc, now)
+            if out is not None and not out.followed:
+                seats = computer.follow(
+                    out.doc.state, out.doc.computer, out.events, now, self.time_scale
+                )
+                out.doc = out.doc.with_(computer=seats)
             unchanged = out is None or (
                 out.doc.state.version == doc.state.version
                 and out.doc.token_hashes == doc.token_hashes
                 and out.doc.conns == doc.conns
                 and out.doc.locked == doc.locked
+                and out.doc.computer == doc.computer
+                and out.doc.revoked == doc.revoked
                 and not out.events
             )
             if unchanged and not timer:
                 return None
             new_doc = doc if out is None else out.doc
-            deadline = engine.next_deadline(new_doc.state)
+            deadline = room_deadline(new_doc)
             if unchanged:
                 # Nothing fell due after all (clock skew between processes): re-arm.
                 if deadline is not None and deadline <= now:
@@ -316,11 +349,18 @@ class Rooms:
                 )
             else:
                 assert out is not None
+                # Only the computer's plans changed: nothing for the sockets.
+                quiet = not out.events and (
+                    new_doc.state.version, new_doc.token_hashes, new_doc.conns,
+                    new_doc.revoked, new_doc.locked,
+                ) == (doc.state.version, doc.token_hashes, doc.conns, doc.revoked, doc.locked)
                 saved = await self.store.save(
                     room_code,
                     found.version,
                     new_doc.dumps(),
-                    message=change_message(new_doc, out.events, found.version + 1),
+                    message=None if quiet else change_message(
+                        new_doc, out.events, found.version + 1
+                    ),
                     deadline_ms=deadline,
                 )
             if saved is not None:
@@ -335,11 +375,40 @@ class Rooms:
             await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise RoomBusy(room_code)
 
+
+def room_deadline(doc: RoomDoc) -> int | None:
+    """When the room next needs the scheduler: the engine's next deadline or the
+    next computer move, whichever is first."""
+    times = [t for t in (engine.next_deadline(doc.state), computer.next_move_ms(doc.computer))
+             if t is not None]
+    return min(times) if times else None
+
+
+def _seat_holders(doc: RoomDoc, state: State) -> RoomDoc:
+    """`doc` with `state`, and tokens and connections only for the human seats left:
+    a seat removed in the lobby is gone, one removed during a game is the
+    computer's now and its token is revoked (R17.5: its hello gets 4403)."""
+    humans = {p.id for p in state.players if p.bot_level is None}
+    token_hashes = {k: v for k, v in doc.token_hashes.items() if k in humans}
+    seated = {p.id for p in state.players}
+    revoked = doc.revoked | {
+        v for k, v in doc.token_hashes.items() if k in seated and k not in humans
+    }
+    conns = {k: v for k, v in doc.conns.items() if k in humans}
+    return doc.with_(state=state, token_hashes=token_hashes, conns=conns, revoked=revoked)
+
+
 _PLAYER_EVENTS = {
     "joined": ("player_joined", "joined"),
     "left": ("player_kicked", "was kicked"),
     "timeout": ("timeout", "ran out of time"),
+    "bot_added": ("bot_added", "was added, a computer player"),
+    "took_over": ("took_over", "is played by the computer now"),
+    "host_changed": ("host_changed", "is the host now"),
+    "away": ("away", "is away: the computer plays the seat"),
+    "back": ("back", "is back"),
 }
+_DEBUG_EVENTS = frozenset({"timeout", "away", "back"})
 
 
 def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
@@ -348,9 +417,9 @@ def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
         data = ev.data
         who = data.get("player")
         level, name, text, more = logging.DEBUG, "", "", dict[str, Any]()
-        if ev.kind in ("joined", "left", "timeout"):
+        if ev.kind in _PLAYER_EVENTS:
             name, verb = _PLAYER_EVENTS[ev.kind]
-            level = logging.DEBUG if ev.kind == "timeout" else logging.INFO
+            level = logging.DEBUG if ev.kind in _DEBUG_EVENTS else logging.INFO
             text, more = f"{who} {verb}", {"player": who}
         elif ev.kind == "round_started":
             rnd = data.get("round")

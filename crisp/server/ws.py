@@ -160,6 +160,10 @@ async def _hello(
         _refuse(ctx, room_code, Refusal.STORE_UNAVAILABLE, client)
         await ws.close(CloseCode.TRY_LATER, "store unavailable")
         return None
+    except SeatGone:  # the seat was removed during a game (R17.5): its token is void
+        _refuse(ctx, room_code, Refusal.BAD_HELLO, client)
+        await ws.close(CloseCode.KICKED, "removed from the room")
+        return None
     return player_id
 
 

@@ -1,5 +1,7 @@
-"""Leak audit (R16.3, R16.4): random games with 2-8 players over real websockets; every
-frame each seat received is checked against what that seat may see.
+"""Leak audit (R16.3, R16.4): random games with 2-8 players over real websockets, some
+with computer players (R17.1) and seats away long enough for the computer to play
+them (R17.2); every frame each human seat received is checked against what that
+seat may see, so a computer player's looks and stock cards never reach anyone.
 
 A card identity may reach a seat only as: the card it holds right now (`holding`,
 which must be the card it drew), its own peeks at the moment they happen (R2.4
@@ -49,6 +51,7 @@ class Seat:
         self.token = token
         self.connections: list[list[dict[str, Any]]] = []
         self.player: Player | None = None
+        self.away = 0  # times it stayed away long enough for the computer to play it
 
     def archive(self) -> None:
         if self.player is not None:
@@ -190,7 +193,10 @@ def audit_seat(seat: Seat, tokens: set[str]) -> int:
     return checked
 
 
-def random_policy(rng: random.Random) -> Callable[..., dict[str, Any] | None]:
+def random_policy(rng: random.Random, seats: int) -> Callable[..., dict[str, Any] | None]:
+    """Random moves; whoever is host (R17.4 may hand the role on) fills the table up
+    to `seats` with computer players (R17.1), sets options and starts."""
+
     def policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
         legal = v["legal"]
         status = v["status"]
@@ -198,8 +204,10 @@ def random_policy(rng: random.Random) -> Callable[..., dict[str, Any] | None]:
         # hands the role on; whoever the view names host acts as host
         host = v["host"] == p.pid
         if status == "lobby":
-            if not host or not all(x["connected"] for x in v["players"]):
+            if not host or not all(x["connected"] or x["is_bot"] for x in v["players"]):
                 return None
+            if len(v["players"]) < seats:
+                return {"type": "add_bot", "level": rng.choice(["easy", "normal"])}
             if rng.random() < 0.3:
                 return {"type": "options", "discard_draw": rng.random() < 0.5,
                         "draw_seconds": rng.choice([30, 30, None]), "limit": 50}
@@ -253,10 +261,11 @@ STALL_S = 10.0  # a seat that receives nothing for this long is in a stuck game
 
 
 async def play_seat(
-    server: ThreadServer, code: str, seat: Seat, rng: random.Random, budget: Budget
+    server: ThreadServer, code: str, seat: Seat, rng: random.Random, seats: int, budget: Budget
 ) -> None:
-    """Play randomly until the game's budget is spent; sometimes reconnect."""
-    policy = random_policy(rng)
+    """Play randomly until the game's budget is spent; sometimes reconnect, sometimes
+    stay away long enough for the computer to play the seat (R17.2)."""
+    policy = random_policy(rng, seats)
     seat.player = await Player.join(server, code, seat.pid, seat.token)
     clock = asyncio.get_running_loop().time
     progress, last_progress = len(seat.player.frames), clock()
@@ -272,11 +281,14 @@ async def play_seat(
         if len(p.frames) != progress:
             progress, last_progress = len(p.frames), clock()
         assert clock() - last_progress < STALL_S, f"{seat.pid}: nothing received for {STALL_S} s"
-        if rng.random() < 0.01 and v["status"] == "playing":
+        if rng.random() < 0.015 and v["status"] == "playing":
             await p.close()
             seat.archive()
+            if rng.random() < 0.5:  # away (20 s scaled: 200 ms): the computer plays it
+                seat.away += 1
+                await asyncio.sleep(0.25 + rng.random() * 0.3)
             seat.player = await Player.join(server, code, seat.pid, seat.token)
-            progress = counted = 0
+            progress, last_progress, counted = 0, clock(), 0
             continue
         action = policy(p, v, now_ms())
         seen = len(p.frames)
@@ -293,8 +305,9 @@ async def play_seat(
 
 
 async def random_game(
-    server: ThreadServer, n: int, seed: int, rounds: int, max_turns: int
+    server: ThreadServer, n: int, seed: int, rounds: int, max_turns: int, bots: int = 0
 ) -> list[Seat]:
+    """`n` humans and `bots` computer players (added in the lobby)."""
     code, pid, token = await create_room(server, "Host")
     seats = [Seat(pid, token)]
     for i in range(n - 1):
@@ -303,7 +316,7 @@ async def random_game(
     budget = Budget(rounds, max_turns)
     # everyone connects before the host may start
     await asyncio.gather(*(
-        play_seat(server, code, s, random.Random(rng.random()), budget)
+        play_seat(server, code, s, random.Random(rng.random()), n + bots, budget)
         for s in seats
     ))
     await close_all([s.player for s in seats if s.player is not None])
@@ -315,13 +328,25 @@ async def random_game(
 async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadServer]) -> None:
     server = make_server(time_scale=0.01, rate_burst=200)  # draws: 300 ms, start delay 20 ms
     seed = random.randrange(1 << 30)
-    sizes = [2, 3, 4, 5, 6, 7, 8]
+    # (humans, computer players): 2 to 8 seats, three tables with bots (R17.1)
+    sizes = [(2, 0), (1, 3), (4, 0), (2, 3), (6, 0), (3, 4), (8, 0)]
     games = await asyncio.gather(*(
-        random_game(server, n, seed + n, rounds=3, max_turns=75) for n in sizes
+        random_game(server, n, seed + n + 10 * bots, rounds=3, max_turns=75, bots=bots)
+        for n, bots in sizes
     ))
     total = 0
     peeks = 0
-    for seats in games:
+    for (humans, bots), seats in zip(sizes, games, strict=True):
+        # the computer players moved, and their moves reached the humans only as
+        # public events (audit_seat: never a bot's peek or stock card)
+        views = [f["view"] for s in seats for c in s.connections for f in c
+                 if f["type"] == "update"]
+        bot_ids = {p["id"] for v in views for p in v["players"] if p["is_bot"]}
+        assert len(bot_ids) == bots, (humans, bots, bot_ids)
+        if bots:
+            moved = {e["player"] for s in seats for c in s.connections for f in c
+                     if f["type"] == "update" for e in f["events"] if e["kind"] == "drew"}
+            assert bot_ids & moved, f"seed {seed}: no computer player moved"
         tokens = {s.token for s in seats}
         for seat in seats:
             for frames in seat.connections:
@@ -334,6 +359,8 @@ async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadSe
             )
     assert total > 300, f"seed {seed}: only {total} frames"
     assert peeks > 0
+    # some seats stayed away long enough for the computer to play them (R17.2)
+    assert sum(s.away for seats in games for s in seats) > 0, f"seed {seed}: no seat away"
 
 
 def test_the_audit_catches_leaks() -> None:

@@ -5,7 +5,6 @@ two processes sharing one Redis, graceful stop, and settings errors at start."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -14,29 +13,15 @@ from collections.abc import Callable
 
 import pytest
 
-from crisp.engine import State
-from crisp.store import create_store
 from tests.support.decks import deck
 from tests.support.play import play_rounds_to_game_over
 from tests.support.player import Player, close_all
-from tests.support.rooms import create_room, join_room, start_game
+from tests.support.rooms import create_room, join_room, start_game, stored_state
 from tests.support.servers import ROOT, ProcServer
 
 pytestmark = pytest.mark.redis
 
 SCRIPT = deck("AS", "TH", "2S", "9H", "3S", "8H", "JD", "QD", "KD", "4C", "5C", "7C")
-
-
-async def load_state(redis_url: str, code: str) -> State:
-    store = create_store(redis_url)
-    await store.start()
-    try:
-        found = await store.load(code)
-        assert found is not None
-        return State.from_json(json.loads(found.doc)["state"])
-    finally:
-        await store.close()
-
 
 
 async def test_sigkill_mid_turn_and_in_a_crisp_window(
@@ -122,12 +107,12 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
     a.kill()
     # no server runs while the deadline passes
     await asyncio.sleep(max(0.0, deadline / 1000 - time.time()) + 0.3)
-    state = await load_state(shared_url, code)
+    state = await stored_state(shared_url, code)
     assert state.turn is not None and state.turn.player == 1 and not state.discard
     spawn_crisp(CRISP_REDIS_URL=shared_url, **env)
     # nobody connects: the new process's scheduler fires the timer from Redis (R14.2a)
     for _ in range(100):
-        state = await load_state(shared_url, code)
+        state = await stored_state(shared_url, code)
         if state.discard:
             break
         await asyncio.sleep(0.05)

@@ -3,7 +3,11 @@ started (the start / peek / ready sequence of R16.2)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from crisp.engine import State
+from crisp.store import create_store
 
 from .player import Player
 from .servers import LiveServer
@@ -57,3 +61,36 @@ async def start_game(players: list[Player], *, ready: bool = True, **options: An
         await p.wait_view(lambda v: v["status"] == "peek")
         if ready:
             await p.act("ready")
+
+
+def acts_of(p: Player, pid: str, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """(server time, event) of every move `pid` made, as `p` saw them."""
+    moves = {"ready", "drew", "swapped", "discarded", "jack", "queen", "king", "crisp"}
+    return [
+        (u["now"], e) for u in p.updates[after:] for e in u["events"]
+        if e["kind"] in moves and e.get("player") == pid and not e.get("timeout")
+    ]
+
+
+async def add_bots(host: Player, *levels: str) -> list[str]:
+    """The host adds computer players; their ids."""
+    ids = []
+    for level in levels:
+        answer = await host.act("add_bot", level=level)
+        assert answer["type"] == "update", answer
+        (added,) = [e for e in answer["events"] if e["kind"] == "bot_added"]
+        assert added["level"] == level
+        ids.append(added["player"])
+    return ids
+
+
+async def stored_state(redis_url: str, code: str) -> State:
+    """The room's engine state as saved in the Redis at `redis_url`."""
+    store = create_store(redis_url)
+    await store.start()
+    try:
+        found = await store.load(code)
+        assert found is not None
+        return State.from_json(json.loads(found.doc)["state"])
+    finally:
+        await store.close()

@@ -1,0 +1,264 @@
+"""Computer play on a live server (R17.1, R17.2, R17.4, R17.5, R17.6): computer
+players the host adds, away seats played by the computer until their player is
+back, seats removed during a game, host hand-over, a table that never waits
+forever and never plays on with nobody watching. On both stores."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from crisp.bench.client import legal_at
+from crisp.bots import THINK_MS, random_move
+from tests.support.play import BotPolicy, drive, finished, simple_policy
+from tests.support.player import Player, close_all
+from tests.support.rooms import acts_of, add_bots, create_room, join_room, start_game, table
+from tests.support.servers import ThreadServer
+
+FAST = 0.05
+
+
+async def test_r17_1_one_human_and_three_bots_play_to_game_over_and_a_rematch(
+    server: ThreadServer,
+) -> None:
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    bots = await add_bots(ana, "normal", "easy", "normal")
+    v = await ana.wait_view(lambda v: len(v["players"]) == 4)
+    seats = {p["id"]: p for p in v["players"]}
+    assert [seats[b]["is_bot"] for b in bots] == [True] * 3
+    assert [seats[b]["bot_level"] for b in bots] == ["normal", "easy", "normal"]
+    assert seats[pid]["bot_level"] is None and not seats[pid]["is_bot"]
+    assert not any(p["away"] for p in v["players"])
+    await ana.act("options", limit=50)
+    await ana.act("start")
+    # the bots confirm the peek phase themselves (R16.2), then play
+    for _ in range(15):
+        await drive(ana, simple_policy, finished(("round_over", "game_over")), timeout=60)
+        if ana.view["status"] == "game_over":
+            break
+        await ana.act("next_round")
+        await ana.wait_view(lambda v: v["status"] == "peek")
+    over = ana.view
+    assert over["status"] == "game_over" and max(p["total"] for p in over["players"]) >= 50
+    # every bot played, never instantly: a drawn card is resolved a pause later (R17.1).
+    # These are the server times of the updates, sent a moment after each save, so a
+    # late update can shorten one gap: the median says it (the plans are checked
+    # exactly in test_server_computer_plans.py).
+    least = THINK_MS[0] * FAST
+    for bot in bots:
+        moves = acts_of(ana, bot)
+        assert len(moves) > 3, bot
+        pauses = [later[0] - at for (at, e), later in itertools.pairwise(moves)
+                  if e["kind"] == "drew"]
+        assert pauses and statistics.median(pauses) >= least, (bot, pauses)
+    # the bots' own looks never reached the human
+    assert all(e["player"] == pid for e in ana.events("peek"))
+
+    await ana.act("rematch")
+    v = await ana.wait_view(lambda v: v["status"] in ("lobby", "peek") and v["round"] <= 1)
+    if v["status"] == "lobby":  # a rematch returns to the lobby: start again
+        await ana.act("start")
+    v = await ana.wait_view(lambda v: v["status"] == "playing", timeout=10)
+    assert [p["id"] for p in v["players"] if p["is_bot"]] == bots
+    await close_all([ana])
+
+
+async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_back(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    scale = 0.2  # away after 4 s; a computer pause is 200-400 ms
+    server = make_server(time_scale=scale)
+    code, players = await table(server, 3)
+    ana, _ben, _cid = players
+    await start_game(players)  # no draw timer (R14 off): the table used to wait forever
+    v = await ana.wait_view(lambda v: v["status"] == "playing")
+    mover = next(p for p in players if p.pid == v["turn"]["player"])
+    watcher = next(p for p in players if p is not mover)
+    mark = watcher.mark()
+    await mover.close()  # the turn player closes their phone
+    closed = time.monotonic()
+    away = await watcher.wait_event("away", after=mark, timeout=30 * scale + 5)
+    assert away["player"] == mover.pid
+    await watcher.wait_event("drew", after=mark, timeout=5)
+    moved_on = await watcher.wait_view(
+        lambda v: v["turn"] is not None and v["turn"]["player"] != mover.pid, timeout=5, after=mark
+    )
+    took = time.monotonic() - closed
+    assert took <= 25 * scale, took  # 20 s to be away, then the computer plays at once
+    assert moved_on["players"][[p["id"] for p in moved_on["players"]].index(mover.pid)]["away"]
+
+    # the others play on (calling no crisp); when the away seat's next turn starts,
+    # its player comes back, before the computer's pause is over: mid-turn
+    others = [p for p in players if p is not mover]
+    rng = random.Random(5)
+    stop = asyncio.Event()
+
+    def no_crisp(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
+        return random_move(legal_at(v, now), rng, crisp_chance=0.0)
+
+    drivers = [asyncio.create_task(drive(p, no_crisp, lambda q: stop.is_set(), timeout=30))
+               for p in others]
+    mark = watcher.mark()
+
+    def turn_of_mover(q: Player) -> int | None:
+        for i, u in enumerate(q.updates[mark:], mark):
+            if any(e["kind"] == "turn_started" and e["player"] == mover.pid for e in u["events"]):
+                return i
+        return None
+
+    started = await watcher.wait(turn_of_mover, timeout=20, what="the away seat's turn")
+    back = await Player.join(server, code, mover.pid, mover.token)
+    stop.set()
+    await asyncio.gather(*drivers)
+    assert back.view["turn"]["player"] == mover.pid and back.view["holding"] is None
+    assert not next(p for p in back.view["players"] if p["id"] == mover.pid)["away"]
+    assert (await watcher.wait_event("back", after=mark))["player"] == mover.pid
+    at_back = next(i for i, u in enumerate(watcher.updates) if i >= mark and any(
+        e["kind"] == "back" for e in u["events"]))
+    assert acts_of(watcher, mover.pid, after=started) == []  # the computer had not moved yet
+    # from `back` on the computer sends nothing more for them: the seat waits
+    await asyncio.sleep(6 * THINK_MS[1] * scale / 1000)
+    assert acts_of(watcher, mover.pid, after=at_back) == []
+    # and the player plays their turn themselves
+    await drive(back, simple_policy, lambda q: len(acts_of(watcher, mover.pid, at_back)) >= 2,
+                timeout=20)
+    await close_all([*others, back])
+
+
+async def test_r17_6_nothing_acts_while_every_human_is_away(server: ThreadServer) -> None:
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    await add_bots(ana, "normal", "normal")
+    await ana.act("start")
+    await ana.wait_view(lambda v: v["status"] == "playing", timeout=10)
+    await ana.close()
+    # the bots play on only until Ana is away (1 s); after that nothing happens
+    await asyncio.sleep(20 * FAST + 0.5)
+    doc = await server.call(server.ctx.rooms.load(code))
+    frozen = doc.state.version
+    assert next(p for p in doc.state.players if p.id == pid).away
+    await asyncio.sleep(10 * THINK_MS[1] * FAST / 1000 + 0.5)
+    doc = await server.call(server.ctx.rooms.load(code))
+    assert doc.state.version == frozen
+    # Ana comes back: the table goes on (her turn is hers; the bots play theirs)
+    ana = await Player.join(server, code, pid, token)
+    mark = ana.mark()
+    await drive(ana, simple_policy, lambda p: len(acts_of(p, "p2", after=mark)) > 0, timeout=20)
+    await close_all([ana])
+
+
+async def test_r17_5_kick_during_a_game_hands_the_seat_to_the_computer(
+    server: ThreadServer,
+) -> None:
+    code, players = await table(server, 3)
+    ana, ben, cid = players
+    await start_game(players)
+    await ana.wait_view(lambda v: v["status"] == "playing")
+    mark = cid.mark()
+    await ana.act("kick", player=ben.pid)
+    assert await ben.wait_closed() == 4403
+    ev = await cid.wait_event("took_over", after=mark)
+    assert ev["player"] == ben.pid
+    seat = next(p for p in cid.view["players"] if p["id"] == ben.pid)
+    assert seat["is_bot"] and seat["bot_level"] == "normal" and not seat["away"]
+    # its old token is refused with 4403
+    again = await Player.join(server, code, ben.pid, ben.token, hello=False)
+    await again.send({"type": "hello", "token": ben.token})
+    assert await again.wait_closed() == 4403
+    # a seat the computer already plays cannot be kicked again; the game goes on
+    assert (await ana.act("kick", player=ben.pid))["type"] == "error"
+    mark = cid.mark()
+    await asyncio.gather(*(drive(p, simple_policy, lambda q: len(acts_of(q, ben.pid, mark)) > 0,
+                                 timeout=20) for p in (ana, cid)))
+    await close_all([ana, cid])
+
+
+async def test_r17_5_leave_in_the_lobby_and_during_a_game(server: ThreadServer) -> None:
+    code, players = await table(server, 3)
+    ana, ben, cid = players
+    # lobby: the seat is freed; the host leaving hands the role on (R17.4)
+    await cid.send({"type": "leave"})
+    assert await cid.wait_closed() == 4403
+    v = await ana.wait_view(lambda v: len(v["players"]) == 2)
+    assert [p["id"] for p in v["players"]] == ["p1", "p2"]
+    await add_bots(ana, "easy")
+    mark = ben.mark()
+    await ana.send({"type": "leave"})
+    assert await ana.wait_closed() == 4403
+    ev = await ben.wait_event("host_changed", after=mark)
+    assert ev["player"] == ben.pid and ben.view["host"] == ben.pid
+    # a game: the seat becomes a computer player's and the token stops working
+    dee_pid, dee_token = await join_room(server, code, "Dee")
+    dee = await Player.join(server, code, dee_pid, dee_token)
+    await start_game([ben, dee])
+    await ben.wait_view(lambda v: v["status"] == "playing")
+    mark = ben.mark()
+    await dee.send({"type": "leave"})
+    assert await dee.wait_closed() == 4403
+    assert (await ben.wait_event("took_over", after=mark))["player"] == dee_pid
+    again = await Player.join(server, code, dee_pid, dee_token, hello=False)
+    await again.send({"type": "hello", "token": dee_token})
+    assert await again.wait_closed() == 4403
+    # the last human leaves: nobody can ever play as a human again, the room goes
+    await ben.send({"type": "leave"})
+    assert await ben.wait_closed() == 4403
+    async with server.http() as client:
+        assert (await client.get(f"/api/rooms/{code}")).status_code == 404
+
+
+async def test_r17_5_a_lobby_left_by_its_last_human_is_deleted(server: ThreadServer) -> None:
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    await add_bots(ana, "normal")
+    await ana.send({"type": "leave"})
+    assert await ana.wait_closed() == 4403
+    async with server.http() as client:
+        assert (await client.get(f"/api/rooms/{code}")).status_code == 404
+
+
+async def test_r17_4_an_away_host_hands_the_role_on(server: ThreadServer) -> None:
+    _code, players = await table(server, 3)
+    ana, ben, cid = players
+    mark = ben.mark()
+    await ana.close()
+    # away after 20 s, the role passes 60 s later (scaled: 1 s + 3 s)
+    ev = await ben.wait_event("host_changed", after=mark, timeout=80 * FAST + 5)
+    assert ev["player"] == ben.pid  # the connected human who joined earliest
+    assert ben.view["host"] == ben.pid and "start" in ben.view["legal"]
+    await add_bots(ben, "easy")  # the new host has the host's actions
+    await close_all([ben, cid])
+
+
+async def test_r17_1_bots_in_the_lobby_are_refused_past_eight_seats_and_removable(
+    server: ThreadServer,
+) -> None:
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    bots = await add_bots(ana, *(["normal"] * 7))
+    assert (await ana.act("add_bot"))["code"] == "room_full"
+    assert (await ana.act("add_bot", level="hard"))["code"] == "bad_message"
+    await ana.act("kick", player=bots[0])
+    v = await ana.wait_view(lambda v: len(v["players"]) == 7)
+    assert bots[0] not in [p["id"] for p in v["players"]]
+    answer = await ana.act("add_bot")  # level defaults to normal
+    assert next(e for e in answer["events"] if e["kind"] == "bot_added")["level"] == "normal"
+    await close_all([ana])
+
+
+async def test_a_bot_policy_plays_a_human_seat_too(server: ThreadServer) -> None:
+    """The kit's BotPolicy (crisp.bots with a memory of the seat's updates) plays a
+    whole round for a test's seat against a computer player."""
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    await add_bots(ana, "easy")
+    await ana.act("start")
+    await drive(ana, BotPolicy(pid, "normal", seed=7), finished(("round_over", "game_over")),
+                timeout=60)
+    assert ana.view["last_round"] is not None
+    await close_all([ana])
