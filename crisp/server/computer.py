@@ -17,9 +17,11 @@ one `ComputerSeat` per seat the computer plays:
   the room's deadline as the earliest of the engine's and the plans', so the
   scheduler wakes the room then, on whichever process claims it, exactly once
   (`store.claim_due`), also after a restart. A plan is made with
-  `crisp.bots.act_at` (a human-like pause of 1-2 s, 0.3-1.2 s for a crisp call,
-  scaled like every game duration) for what the seat must act on (`need`); it
-  stays while the need is the same, so other changes do not delay it.
+  `crisp.bots.act_at` for what the seat must act on (`need`): for a computer
+  player a human-like pause of 1-2 s, 0.3-1.2 s for a crisp call, scaled like
+  every game duration (R17.1); for an away seat no pause, "at once" (R17.2), but
+  never before its turn may start (R10.4). A plan stays while the need is the
+  same, so other changes do not delay it.
 
 At its time (`play_due`, inside the scheduler's compare-and-set) the seat's
 move is `crisp.bots.decide(view_for(state, seat, now), memory, now, rng)`,
@@ -40,10 +42,11 @@ from typing import Any
 from crisp import engine
 from crisp.bots import Memory, act_at, decide
 from crisp.engine import ActionError, Event, State
+from crisp.engine.computer import AWAY_LEVEL
 
 log = logging.getLogger("crisp.server.computer")
 
-AWAY_LEVEL = "normal"  # R17.2: the level the computer plays an away seat at
+AWAY_PAUSE = 0.0  # R17.2: for an away seat the computer acts at once (no human pause)
 MAX_MOVES = 16  # computer moves in one scheduler wake-up of a room, at most
 
 _RNG = random.SystemRandom()
@@ -94,6 +97,12 @@ def played_seats(state: State) -> dict[str, str]:
         elif p.away:
             out[p.id] = AWAY_LEVEL
     return out
+
+
+def level_of_bot(state: State, seat: str) -> str | None:
+    """The seat's level if it is a computer player (R17.1, R17.5), None for a human's
+    seat (away or not)."""
+    return next((p.bot_level for p in state.players if p.id == seat), None)
 
 
 def rebuild_memory(state: State, seat: str, level: str, now: int) -> Memory:
@@ -153,7 +162,8 @@ def follow(
             if old is not None and old.plan is not None and old.plan.need == need:
                 plan = old.plan
             else:
-                plan = Plan(need, act_at(view, now, _RNG, time_scale))
+                pause = time_scale if level_of_bot(state, pid) else AWAY_PAUSE
+                plan = Plan(need, act_at(view, now, _RNG, pause))
         out[pid] = ComputerSeat(memory_json, plan)
     return out
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from crisp.bench.client import legal_at
 from crisp.bots import THINK_MS, random_move
+from crisp.server.clock import now_ms
 from tests.support.play import BotPolicy, drive, finished, simple_policy
 from tests.support.player import Player, close_all
 from tests.support.rooms import acts_of, add_bots, create_room, join_room, start_game, table
@@ -72,7 +73,7 @@ async def test_r17_1_one_human_and_three_bots_play_to_game_over_and_a_rematch(
 async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_back(
     make_server: Callable[..., ThreadServer],
 ) -> None:
-    scale = 0.2  # away after 4 s; a computer pause is 200-400 ms
+    scale = 0.4  # away after 8 s; a turn may start 800 ms after it began (R10.4)
     server = make_server(time_scale=scale)
     code, players = await table(server, 3)
     ana, _ben, _cid = players
@@ -85,16 +86,20 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
     closed = time.monotonic()
     away = await watcher.wait_event("away", after=mark, timeout=30 * scale + 5)
     assert away["player"] == mover.pid
-    await watcher.wait_event("drew", after=mark, timeout=5)
     moved_on = await watcher.wait_view(
         lambda v: v["turn"] is not None and v["turn"]["player"] != mover.pid, timeout=5, after=mark
     )
     took = time.monotonic() - closed
     assert took <= 25 * scale, took  # 20 s to be away, then the computer plays at once
     assert moved_on["players"][[p["id"] for p in moved_on["players"]].index(mover.pid)]["away"]
+    # at once (R17.2): its whole turn is in the very change that made the seat away
+    (at_away,) = [u for u in watcher.updates[mark:] if any(
+        e["kind"] == "away" for e in u["events"])]
+    kinds = [e["kind"] for e in at_away["events"] if e.get("player") == mover.pid]
+    assert kinds[:2] == ["away", "drew"] and len(kinds) >= 3, kinds
 
     # the others play on (calling no crisp); when the away seat's next turn starts,
-    # its player comes back, before the computer's pause is over: mid-turn
+    # its player comes back before that turn may start (R10.4): mid-turn
     others = [p for p in players if p is not mover]
     rng = random.Random(5)
     stop = asyncio.Event()
@@ -122,8 +127,10 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
     at_back = next(i for i, u in enumerate(watcher.updates) if i >= mark and any(
         e["kind"] == "back" for e in u["events"]))
     assert acts_of(watcher, mover.pid, after=started) == []  # the computer had not moved yet
-    # from `back` on the computer sends nothing more for them: the seat waits
-    await asyncio.sleep(6 * THINK_MS[1] * scale / 1000)
+    # from `back` on the computer sends nothing more for them: the seat waits, also
+    # past the moment the turn may start, when the computer would have played it
+    may_start = back.view["turn"]["may_start_at"]
+    await asyncio.sleep(max(0, may_start - now_ms()) / 1000 + 4 * THINK_MS[1] * scale / 1000)
     assert acts_of(watcher, mover.pid, after=at_back) == []
     # and the player plays their turn themselves
     await drive(back, simple_policy, lambda q: len(acts_of(watcher, mover.pid, at_back)) >= 2,

@@ -155,3 +155,30 @@ def test_a_plan_stays_while_its_seat_must_act_on_the_same_thing() -> None:
     assert state.status == "peek"
     again = follow(state, seats, events, now + 10, SCALE)
     assert again["p3"].plan == plan
+
+
+def test_r17_2_the_computer_acts_for_an_away_seat_at_once() -> None:
+    state, now = table(bots=0, humans=2)
+    state, _ = engine.apply(state, "p1", A.Ready(), now)
+    state, _ = engine.apply(state, "p2", A.Ready(), now)
+    assert state.status == "playing" and state.turn is not None
+    mover = state.players[state.turn.player].id
+    state, _ = engine.set_connected(state, mover, False, now)
+    later = now + int(20_000 * SCALE)
+    state, events = engine.advance(state, later)
+    assert [e.data["player"] for e in events if e.kind == "away"] == [mover]
+    seats = follow(state, {}, events, later, SCALE)
+    plan = seats[mover].plan
+    assert plan is not None and plan.at is not None
+    # no human pause: as soon as its turn may start (R10.4)
+    may_start = engine.view_for(state, mover, later)["turn"]["may_start_at"]
+    assert plan.at == max(later, may_start)
+    # its whole turn in that one wake-up: the draw, then what it does with the card
+    played = play_due(state, seats, plan.at, SCALE)
+    kinds = [kind for who, kind in played.moves if who == mover]
+    assert kinds[0] == "draw" and len(kinds) >= 2, kinds
+    # a computer player, by contrast, pauses (R17.1)
+    state, now = table(bots=1)
+    seats = follow(state, {}, [], now, SCALE)
+    at = seats["p2"].plan.at if seats["p2"].plan else None
+    assert at is not None and at - now >= THINK_MS[0] * SCALE
