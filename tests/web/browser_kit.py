@@ -128,15 +128,23 @@ def arm_crisp(page: Page) -> None:
 
     The crisp window is 3 s (R10.4), 300 ms at CRISP_TIME_SCALE=0.1: too short for
     a round trip through Playwright, so the page itself waits for the button and
-    clicks it (a real click on the real button). Arm it before ending the turn."""
+    clicks it (a real click on the real button), from the DOM change that enables
+    it. Arm it before ending the turn."""
     page.evaluate(
         """() => {
           const started = Date.now();
-          const timer = setInterval(() => {
+          let done = false;
+          const tryClick = () => {
+            if (done) return;
             const b = document.querySelector('[data-testid="crisp-button"]');
-            if (b && !b.disabled) { b.click(); clearInterval(timer); }
-            else if (Date.now() - started > 5000) clearInterval(timer);
-          }, 5);
+            if (b && !b.disabled) { done = true; b.click(); }
+            if (done || Date.now() - started > 5000) { clearInterval(timer); observer.disconnect(); }
+          };
+          // at the very patch that enables it (a timer can be late on a busy machine)
+          const observer = new MutationObserver(tryClick);
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true,
+            attributeFilter: ['disabled'] });
+          const timer = setInterval(tryClick, 5);
         }"""
     )
 

@@ -29,6 +29,11 @@ from tests.web.browser_kit import (
 pytestmark = pytest.mark.browser
 
 
+def shown(n: int) -> str:
+    """A number as the client writes it (a real minus sign)."""
+    return str(n).replace("-", "\u2212")
+
+
 def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: Any) -> None:
     dee, eve = phone(), phone()
 
@@ -115,10 +120,36 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     else:
         expect(winner_line).to_contain_text(f"{names[winners[0]]} wins!")
     expect(eve.get_by_test_id("rematch")).to_have_count(0)
+    # the whole game's rounds (view `history`), players ranked by their totals
+    rounds = v["history"]
+    assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
+    history = eve.get_by_test_id("history")
+    expect(history.locator("thead th")).to_have_count(len(rounds) + 3)  # rank, player, rounds, total
+    rows = history.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    ranked = sorted(totals, key=lambda p: totals[p])
+    for i, pid in enumerate(ranked):
+        expect(rows.nth(i)).to_have_attribute("data-testid", f"history-{pid}")
+        expect(rows.nth(i).locator("td.total")).to_have_text(shown(totals[pid]))
+        # each round's score; the caller's says so (to a screen reader; a mark on screen)
+        scores = [shown(r["scores"][pid]) + (" (crisp)" if r["caller"] == pid else "") for r in rounds]
+        cells = rows.nth(i).locator("td.num:not(.rank):not(.total)")
+        expect(cells).to_have_text(scores)
+    expect(rows.nth(0)).to_have_attribute("data-rank", "1")
+    expect(eve.get_by_test_id("caller-reason")).to_contain_text("called crisp with")
     snap(dee, "game-over", full_page=True)
+
+    # --- rematch (R16.5): everyone back in the lobby, same seats and options,
+    # where the host may change the options and start again
     tap(dee, "rematch")
-    v = wait_view(eve, "v.status !== 'game_over'")
-    assert all(p["total"] == 0 for p in v["players"])
+    v = wait_view(eve, "v.status === 'lobby'")
+    assert all(p["total"] == 0 for p in v["players"]) and v["history"] == []
+    expect(eve.get_by_test_id("player-list").locator("li")).to_have_count(2)
+    expect(eve.get_by_test_id("option-limit")).to_have_value("50")
+    expect(eve.get_by_test_id("banner")).to_contain_text("Dee started a rematch")
+    dee.get_by_test_id("option-limit").select_option("100")
+    expect(eve.get_by_test_id("option-limit")).to_have_value("100")
+    expect(dee.get_by_test_id("start-game")).to_be_enabled()
 
     # --- the same seat in a second tab takes over; the first tab says so and waits
     eve2 = eve.context.new_page()
@@ -131,3 +162,11 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     tap(eve, "use-here")
     expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
     expect(eve2.get_by_test_id("connection-status")).to_have_attribute("data-state", "replaced")
+
+    # --- Eve leaves the room (protocol v1.1 `leave`): asked first, then home; the seat is freed
+    tap(eve, "leave-room")
+    expect(eve.get_by_test_id("leave-dialog")).to_be_visible()
+    tap(eve, "leave-confirm")
+    expect(eve.get_by_test_id("name-input")).to_be_visible()
+    expect(dee.get_by_test_id("player-list").locator("li")).to_have_count(1)
+    expect(dee.get_by_test_id("start-game")).to_be_disabled()

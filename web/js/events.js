@@ -112,6 +112,8 @@ export function describe(ev, ctx) {
       return { text: t('ev.round_over'), flash: [] };
     case 'game_over':
       return { text: t('ev.game_over'), flash: [] };
+    case 'rematch': // the host sent everyone back to the lobby (R16.5)
+      return { text: who('rematch'), flash: [] };
     default:
       return { text: null, flash: [] };
   }

@@ -106,13 +106,14 @@ function applyEvent(s, ev, now, effects) {
   }
   if (ev.kind === 'turn_started') s.moves[ev.player] = [];
   if (MOVE_KINDS.has(ev.kind) && ev.player) s.moves[ev.player] = [...(s.moves[ev.player] || []), publicEvent(ev)];
-  if (ev.kind === 'round_started' || ev.kind === 'round_over') {
+  if (ev.kind === 'round_started' || ev.kind === 'round_over' || ev.kind === 'rematch') {
     s.moves = {};
     s.peeks = {};
     s.queen = null;
     s.banner = null; // the results screen says it all
     s.readyRound = null;
   }
+  if (ev.kind === 'rematch') s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS }; // in the lobby
   if (ev.kind === 'drew') s.publicHolding = ev.source === 'discard' ? { player: ev.player, card: ev.card } : null;
   if (ev.kind === 'peek' && ev.player === you && ev.card) {
     const dur = view.status === Status.PEEK ? PEEK_PHASE_MS : PEEK_MS;

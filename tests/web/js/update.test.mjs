@@ -419,3 +419,13 @@ test('r14_3 the draw timer counts the draw time only, not the 2 s before the pla
   const s2 = apply(s1, update(makeView({ turn: { ...turn, draw_deadline: null } }))).state;
   assert.equal(s2.drawClock, null);
 });
+
+test('r16_5 a rematch sends everyone back to the lobby: the log says so, the seats forget their moves', () => {
+  const s0 = inRoom();
+  const s1 = apply(s0, update(makeView(), [{ kind: 'swapped', player: 'p2', slot: 'left', discarded: '9C' }])).state;
+  assert.equal(s1.moves.p2.length, 1);
+  const lobby = makeView({ status: Status.LOBBY, turn: null, round: 0, history: [] });
+  const s2 = apply(s1, update(lobby, [{ kind: 'rematch', player: 'p2' }])).state;
+  assert.deepEqual(s2.moves, {});
+  assert.equal(eventText(s2, s2.log.at(-1).ev), 'Ben started a rematch: everyone is back in the room, same seats and options');
+});
