@@ -138,7 +138,10 @@ def arm_crisp(page: Page) -> None:
             if (done) return;
             const b = document.querySelector('[data-testid="crisp-button"]');
             if (b && !b.disabled) { done = true; b.click(); }
-            if (done || Date.now() - started > 5000) { clearInterval(timer); observer.disconnect(); }
+            if (done || Date.now() - started > 5000) {
+              clearInterval(timer);
+              observer.disconnect();
+            }
           };
           // at the very patch that enables it (a timer can be late on a busy machine)
           const observer = new MutationObserver(tryClick);

@@ -124,7 +124,8 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     rounds = v["history"]
     assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
     history = eve.get_by_test_id("history")
-    expect(history.locator("thead th")).to_have_count(len(rounds) + 3)  # rank, player, rounds, total
+    # rank, player, a column per round, total
+    expect(history.locator("thead th")).to_have_count(len(rounds) + 3)
     rows = history.locator("tbody tr")
     expect(rows).to_have_count(2)
     ranked = sorted(totals, key=lambda p: totals[p])
@@ -132,7 +133,9 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
         expect(rows.nth(i)).to_have_attribute("data-testid", f"history-{pid}")
         expect(rows.nth(i).locator("td.total")).to_have_text(shown(totals[pid]))
         # each round's score; the caller's says so (to a screen reader; a mark on screen)
-        scores = [shown(r["scores"][pid]) + (" (crisp)" if r["caller"] == pid else "") for r in rounds]
+        scores = [
+            shown(r["scores"][pid]) + (" (crisp)" if r["caller"] == pid else "") for r in rounds
+        ]
         cells = rows.nth(i).locator("td.num:not(.rank):not(.total)")
         expect(cells).to_have_text(scores)
     expect(rows.nth(0)).to_have_attribute("data-rank", "1")

@@ -177,6 +177,13 @@ def test_arabic_shows_signed_numbers_and_card_names_in_logical_order(
     assert_logical_order_in_rtl(sara, "[data-testid=total-p1]", "\u22121")
     assert_logical_order_in_rtl(sara, "[data-testid=caller-note]", "\u22125")
     assert_logical_order_in_rtl(sara, "[data-testid=caller-note]", "+5")
+    # why the caller got -5, and the round's score in the game's history (issue 11)
+    expect(sara.get_by_test_id("caller-reason")).to_contain_text(MINUS + "5")
+    assert_logical_order_in_rtl(sara, "[data-testid=caller-reason]", MINUS + "5")
+    expect(sara.get_by_test_id("round-p1")).to_have_text(MINUS + "1")
+    assert_logical_order_in_rtl(sara, "[data-testid=round-p1]", MINUS + "1")
+    expect(sara.locator("[data-testid=history-p1] td.total")).to_have_text(MINUS + "1")
+    assert_logical_order_in_rtl(sara, "[data-testid=history-p1] td.total", MINUS + "1")
     # the log: card names with a letter and with two digits
     sara.locator(".log summary").click()
     log = sara.get_by_test_id("log")

@@ -39,15 +39,21 @@ function paint() {
   document.title = titleFor(S);
   // A new screen (lobby -> table -> results) starts at its top.
   const screen = `${S.screen}:${S.view ? S.view.status : ''}`;
+  // A crowded table (6 to 8 players) starts at the table itself: the page's
+  // header above it scrolls away, so that every seat, the piles, your cards and
+  // the dock fit a 360x640 screen at once.
+  const crowded = document.querySelector('.table.crowded');
   if (screen !== lastScreen) {
     lastScreen = screen;
-    window.scrollTo(0, 0);
+    if (crowded) crowded.scrollIntoView({ block: 'start' });
+    else window.scrollTo(0, 0);
   }
-  // Your turn at a crowded table: bring the stock and your cards into view.
+  // Your turn: bring the table, or on a long page the stock and your cards, into view.
   if (scrollToPiles) {
     scrollToPiles = false;
     const piles = document.querySelector('.piles');
-    if (piles && piles.getBoundingClientRect().bottom > window.innerHeight - 140) {
+    if (crowded) crowded.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    else if (piles && piles.getBoundingClientRect().bottom > window.innerHeight - 140) {
       piles.scrollIntoView({ block: 'start', behavior: 'smooth' });
     }
   }

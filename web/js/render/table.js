@@ -32,7 +32,7 @@ export function table(ctx) {
   return h('div', { class: `table ${crowded ? 'crowded' : ''}`, 'data-seats': v.players.length },
     h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx), crispInfo(ctx)),
     h('section', { class: 'opponents', 'aria-label': t('table.opponents') },
-      seatOrder(v, v.you).map((p) => seat(ctx, p, marks))),
+      seatOrder(v, v.you).map((p) => seat(ctx, p, marks, crowded))),
     noticeLine(ctx),
     h('div', { class: 'midrow' }, center(ctx), mine(ctx, marks)),
     h('div', { class: 'dock' }, dock),
@@ -134,8 +134,9 @@ function markBadge(kind) {
   return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': kind === 'queen' ? '⇄' : '↻' }) : null;
 }
 
-/** Another player: name, total, tags and three face-down cards (Queen targets). */
-function seat(ctx, p, marks) {
+/** Another player: name, total, tags and three face-down cards (Queen targets).
+ * On a crowded table the tags share the name's line. */
+function seat(ctx, p, marks, crowded) {
   const { S, act } = ctx;
   const v = S.view;
   const turn = v.turn && v.turn.player === p.id;
@@ -154,8 +155,9 @@ function seat(ctx, p, marks) {
       turn ? h('span', { class: 'turn-mark', title: t('seat.turn') },
         h('span', { 'aria-hidden': 'true' }, '▶'), h('span', { class: 'sr-only' }, t('seat.turn'))) : null,
       h('span', { class: 'seat-name' }, nameEl(p.name)),
+      crowded && tags.length ? h('span', { class: 'tags' }, tags) : null,
       seatTotal(p.total)),
-    tags.length ? h('div', { class: 'tags' }, tags) : null,
+    !crowded && tags.length ? h('div', { class: 'tags' }, tags) : null,
     moveLine(ctx, p.id)),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
