@@ -20,9 +20,11 @@ from redis.asyncio import Redis
 from starlette.websockets import WebSocket
 
 from crisp import engine
+from crisp.bench.procs import free_port, start_redis
 from crisp.server.connection import Connection
 from crisp.server.looks import LookLedger
 from crisp.server.protocol import CloseCode
+from crisp.server.roomdoc import Change
 from crisp.server.rooms import Rooms
 from crisp.store import MemoryStore, RedisStore
 from tests.engine.helpers import start
@@ -237,19 +239,33 @@ class _Socket:
         pass
 
 
+async def sent(socket: _Socket, n: int) -> dict[str, Any]:
+    """The `n`th update written to `socket` (1-based), once it is there."""
+    for _ in range(500):
+        if len(socket.sent) >= n:
+            return socket.sent[n - 1]
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no update {n}: {socket.sent}")
+
+
+def connect(socket: _Socket, ledger: LookLedger) -> Connection:
+    """Ben's connection on `socket`, its writer running and its first update queued."""
+    conn = Connection(cast(WebSocket, socket), "ABCD", "p2", ledger=ledger)
+    conn.start_writer()
+    conn.snapshot(start(HANDS, dealer=1, ready=False).state)
+    return conn
+
+
 async def test_r16_3_a_look_whose_write_failed_is_still_owed() -> None:
     """A look counts as delivered only once written: the claim of a write that failed
     is given back, and the seat's next connection shows the look (then nobody)."""
-    g = start(HANDS, dealer=1, ready=False)
     store = MemoryStore()
     await store.start()
     await store.create("ABCD", "{}")
     ledger = LookLedger(store, "ABCD")
 
     async def first_update(socket: _Socket) -> list[tuple[str, str]]:
-        conn = Connection(cast(WebSocket, socket), "ABCD", "p2", ledger=ledger)
-        conn.start_writer()
-        conn.snapshot(g.state)
+        conn = connect(socket, ledger)
         conn.close(CloseCode.NORMAL, "done")
         await conn.wait_closed()
         return [] if socket.dead else peeks(socket.sent[0])
@@ -259,3 +275,37 @@ async def test_r16_3_a_look_whose_write_failed_is_still_owed() -> None:
     assert await first_update(_Socket()) == BEN_DEALT
     assert await first_update(_Socket()) == []
     await store.close()
+
+
+@pytest.mark.redis
+async def test_r16_3_looks_that_could_not_be_claimed_come_once_the_store_answers() -> None:
+    """Redis is down when Ben's first update would claim his looks: it goes out
+    without them (nothing marked) and asks for the table again; once Redis answers,
+    that update shows them."""
+    port = free_port()
+    store = RedisStore(f"redis://127.0.0.1:{port}?op_timeout=1")
+    asked: list[Connection] = []
+
+    def refresh(conn: Connection) -> None:  # as Hub.refresh does, once the store answers
+        conn.expect_refresh()
+        asked.append(conn)
+
+    socket = _Socket()
+    conn = connect(socket, LookLedger(store, "ABCD"))
+    conn.on_looks_unsent = refresh
+    first = await sent(socket, 1)
+    assert first["events"] == [] and asked == [conn]
+    redis = start_redis(port=port)
+    try:
+        assert await store.create("ABCD", "{}")
+        state = start(HANDS, dealer=1, ready=False).state
+        conn.deliver(Change(state, [], {}, frozenset({"p1", "p2"}), 1), refresh=True)
+        again = await sent(socket, 2)
+        assert again["view"]["version"] == first["view"]["version"]
+        assert peeks(again) == BEN_DEALT
+        newest = max(look.seq for look in engine.looks_for(state, "p2"))
+        assert await store.claim_mark("ABCD", "looks:p2", 0) == newest  # marked now
+    finally:
+        conn.stop()
+        await store.close()
+        redis.stop()

@@ -52,14 +52,21 @@ async def table(
 
 async def start_game(players: list[Player], *, ready: bool = True, **options: Any) -> None:
     """The host (`players[0]`) sets `options` (if any) and starts the game; every player
-    waits for the peek phase and, with `ready`, confirms it (R16.2)."""
+    waits for the peek phase and, with `ready`, confirms it (R16.2). The phase may end
+    by its clock (10 s scaled) while the players before confirm on a slow machine: a
+    player then only checks that it was shown the phase."""
     host = players[0]
     if options:
         await host.act("options", **options)
+    marks = [p.mark() for p in players]
     await host.act("start")
-    for p in players:
-        await p.wait_view(lambda v: v["status"] == "peek")
-        if ready:
+    for p, mark in zip(players, marks, strict=True):
+
+        def shown_peek(q: Player, m: int = mark) -> bool:
+            return any(u["view"]["status"] == "peek" for u in q.updates[m:])
+
+        await p.wait(shown_peek, what="the peek phase")
+        if ready and p.view["status"] == "peek":
             await p.act("ready")
 
 
