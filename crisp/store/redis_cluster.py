@@ -51,6 +51,7 @@ DEFAULT_SHARDS = 64
 # Errors the cluster answers before running anything (or raised before sending).
 NOT_SENT = (ClusterDownError, TryAgainError, SlotNotCoveredError, MaxConnectionsError,
             RedisClusterException)  # fmt: skip
+PIPELINE_MARGIN = 16  # connections per node beyond max_connections, for pipelines
 REROUTE_EVERY_S = 0.2  # at most this often the slot map is read again after a move
 
 
@@ -82,6 +83,28 @@ def split_cluster_url(url: str) -> tuple[str, int]:
     rest = urlencode([(k, v) for k, v in query if k != "shards"])
     plain = parts._replace(scheme=scheme.removesuffix("+cluster"), query=rest)
     return urlunsplit(plain), shards
+
+
+class _BoundedCluster(RedisCluster):
+    """redis-py's cluster client with at most `crisp_slots` commands in flight: the
+    others wait (up to `crisp_wait_s`, then MaxConnectionsError, nothing sent), so
+    no node needs more connections than that, the way the single-Redis store's
+    blocking pool waits. (redis-py's cluster client fails at once when a node has
+    no free connection.) Pipelines (one connection per node each) use the margin."""
+
+    crisp_slots: asyncio.Semaphore
+    crisp_wait_s: float
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            async with asyncio.timeout(self.crisp_wait_s):
+                await self.crisp_slots.acquire()
+        except TimeoutError as e:
+            raise MaxConnectionsError("no free connection to the cluster") from e
+        try:
+            return await super().execute_command(*args, **kwargs)
+        finally:
+            self.crisp_slots.release()
 
 
 def _refused(exc: BaseException) -> bool:
@@ -131,6 +154,16 @@ class ClusterPubSub(RedisPubSub):
             self._reroute = asyncio.get_running_loop().create_task(
                 self._move_channels(), name="crisp-store-pubsub-reroute")
 
+    async def after_move(self) -> None:
+        """Wait until the slot map was read again."""
+        task = self._reroute
+        if task is None or task.done():
+            self.moved("")
+            task = self._reroute
+        assert task is not None
+        with contextlib.suppress(Exception):
+            await asyncio.shield(task)
+
     async def _move_channels(self) -> None:
         """Read the slot map again and hold every channel on the link of its owner."""
         await asyncio.sleep(REROUTE_EVERY_S)
@@ -177,12 +210,13 @@ class RedisClusterStore(RedisStore):
         return zlib.crc32(code.encode()) % len(self._shards)
 
     def _make_client(self, url: str, max_connections: int) -> Any:
-        # At most `max_connections` store calls at once (they wait, up to the op
-        # timeout, in `_guard`), so no node ever needs more connections than that.
-        self._slots = asyncio.Semaphore(max_connections)
-        return RedisCluster.from_url(
-            url, max_connections=max_connections, socket_timeout=self._op_timeout,
-            **self._common)  # fmt: skip
+        client = _BoundedCluster.from_url(
+            url, max_connections=max_connections + PIPELINE_MARGIN,
+            socket_timeout=self._op_timeout, **self._common)  # fmt: skip
+        assert isinstance(client, _BoundedCluster)
+        client.crisp_slots = asyncio.Semaphore(max_connections)
+        client.crisp_wait_s = self._op_timeout
+        return client
 
     def _make_pubsub(self, url: str) -> RedisPubSub:
         return ClusterPubSub(
@@ -211,16 +245,14 @@ class RedisClusterStore(RedisStore):
     async def _guard(self, *, write: bool = False) -> AsyncIterator[None]:
         """As on one Redis; a write that failed after connecting is OutcomeUnknown
         (the cluster client gives no finer account), one the cluster refused
-        (CLUSTERDOWN, TRYAGAIN, no node for the slot, no free connection) is
-        StoreUnavailable."""
-        try:
-            async with asyncio.timeout(self._op_timeout):
-                await self._slots.acquire()
-        except TimeoutError as e:
-            raise StoreUnavailable("redis: no free connection") from e
-        try:
-            if not self._initialized:
+        (CLUSTERDOWN, TRYAGAIN, no node for the slot, no free connection in time)
+        is StoreUnavailable."""
+        if not self._initialized:
+            try:
                 await self._initialize()
+            except (*CONN_ERRORS, *NOT_SENT) as e:  # nothing was sent yet
+                raise StoreUnavailable(f"redis: reading the slot map: {e!r}") from e
+        try:
             yield
         except NOT_SENT as e:
             raise StoreUnavailable(f"redis: {e}") from e
@@ -228,5 +260,3 @@ class RedisClusterStore(RedisStore):
             if write and not _refused(e):
                 raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
             raise StoreUnavailable(f"redis: {e}") from e
-        finally:
-            self._slots.release()

@@ -28,7 +28,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.exceptions import AskError, MovedError, ResponseError
+from redis.crc import key_slot
+from redis.exceptions import AskError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -281,11 +282,13 @@ class PubSubLink:
                 log.warning("redis pub/sub: connection lost (%s); reconnecting", e)
                 await self._drop_connection()
             except ResponseError as e:
-                if self._moved is not None and isinstance(e, MovedError | AskError):
-                    # A subscription sent to a node that no longer serves its slot.
-                    log.info("redis pub/sub: %s; finding the new owner", e)
+                if self._moved is not None and isinstance(e, AskError):  # MOVED too
+                    # A subscription sent to a node that no longer serves its slot:
+                    # the connection is fine, only those channels go elsewhere.
+                    log.info("redis pub/sub: MOVED %s; finding the new owner", e)
+                    for channel in [c for c in self.wanted if key_slot(c.encode()) == e.slot_id]:
+                        self._give_up(channel)
                     self._moved("")
-                    await self._drop_connection()
                     continue
                 log.exception("redis pub/sub: unexpected error; reconnecting")
                 await self._drop_connection()
@@ -349,6 +352,10 @@ class RedisPubSub:
         """A link gave `channel` up ("" = it may be on the wrong node): subclasses
         subscribe it again where it now lives."""
 
+    async def after_move(self) -> None:
+        """Before asking again where a channel that moved lives."""
+        await asyncio.sleep(0.01)
+
     # -- lifecycle ---------------------------------------------------------------
 
     async def start(self) -> None:
@@ -398,7 +405,7 @@ class RedisPubSub:
                     with contextlib.suppress(ChannelMoved):
                         await asyncio.shield(ready)
                         break
-                    await asyncio.sleep(0.01)  # it moved: ask again where it lives
+                    await self.after_move()  # it moved: ask again where it lives
         except BaseException as e:
             await self._unsubscribe(sub)
             if isinstance(e, TimeoutError):

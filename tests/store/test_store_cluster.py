@@ -160,11 +160,12 @@ async def _move_slot(nodes: list[Redis], slot: int, src: Redis, dst: Redis) -> N
 
 
 async def test_a_room_whose_slot_moves_to_another_master_keeps_working(
-    cstore: RedisClusterStore, nodes: list[Redis]
+    cstore: RedisClusterStore, nodes: list[Redis], cluster_url: str
 ) -> None:
     """Resharding a live cluster: the room's documents and schedule follow the slot
     (MOVED), its subscribers are subscribed again on the new master, told that
-    messages may have been lost (on_gap) and get what is published after."""
+    messages may have been lost (on_gap) and get what is published after; a process
+    whose slot map is out of date subscribes on the new master (after MOVED)."""
     code = "MOVEROOM"
     gaps: list[int] = []
     inbox = Inbox()
@@ -174,6 +175,9 @@ async def test_a_room_whose_slot_moves_to_another_master_keeps_working(
 
     await cstore.create(code, "v1", deadline_ms=now_ms() + 60_000)
     await cstore.subscribe(code, inbox, on_gap)
+    # another process whose slot map will be out of date after the move
+    late = RedisClusterStore(cluster_url)
+    await late.start()
     await cstore.publish(code, "before")
     assert await inbox.wait_for(1) == ["before"]
     room = cstore._key(code)
@@ -183,7 +187,13 @@ async def test_a_room_whose_slot_moves_to_another_master_keeps_working(
     await _move_slot(nodes, slot, src, dst)
     try:
         await _check_after_the_move(cstore, nodes, code, inbox, gaps, src, dst)
+        # a subscription sent to the old master (MOVED) is made on the new one
+        late_inbox = Inbox()
+        await late.subscribe(code, late_inbox)
+        await cstore.publish(code, "to both")
+        assert await late_inbox.wait_for(1) == ["to both"]
     finally:  # the cluster is shared by the session: give the slot back
+        await late.close()
         await _move_slot(nodes, slot, dst, src)
 
 
