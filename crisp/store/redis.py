@@ -23,14 +23,15 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError
 
 from crisp.store.base import (
     DEFAULT_IDLE_TTL_S,
@@ -47,7 +48,7 @@ from crisp.store.base import (
 from crisp.store.redis_pubsub import CONN_ERRORS, RedisPubSub
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
+PIPELINES = 8  # pipelines (calls over several shards) at once per store
 
 # Shared Lua prelude: the Redis clock in ms, for the rooms index.
 _NOW = """
@@ -201,14 +202,6 @@ return '0'
 """
 
 
-async def _all(calls: Iterable[Awaitable[T]]) -> list[T]:
-    """The results of `calls`, run at once (a single one in this task)."""
-    todo = list(calls)
-    if len(todo) == 1:
-        return [await todo[0]]
-    return list(await asyncio.gather(*todo))
-
-
 def _opt_int(value: int | None) -> str | int:
     return "" if value is None else int(value)
 
@@ -343,6 +336,7 @@ class RedisStore(Store):
         self._pubsub_ping_s = pubsub_ping_s
         self._shards = self._make_shards(prefix)
         self._known = {kind: [_Head() for _ in self._shards] for kind in ("deadlines", "leases")}
+        self._pipelines = asyncio.Semaphore(PIPELINES)  # at once, each a connection per node
         # No automatic retries: re-running a CAS, create or publish after a dropped
         # reply could apply it twice. Errors surface as StoreUnavailable (nothing was
         # sent) or OutcomeUnknown (a write was sent, its answer never came) instead.
@@ -403,6 +397,29 @@ class RedisStore(Store):
             subscribe_timeout_s=self._sub_timeout,
             ping_s=self._pubsub_ping_s,
         )
+
+    async def _each(self, script: Any, calls: Sequence[tuple[list[str], list[Any]]]) -> list[Any]:
+        """`script` once per (keys, args) of `calls`, all at once: directly for one
+        call, else in one pipeline (on a cluster: one round trip per node). The
+        first error is raised; a script a node does not know yet (a new master) is
+        loaded on every master and the pipeline sent again."""
+        if len(calls) == 1:
+            keys, args = calls[0]
+            return [await script(keys=keys, args=args)]
+        for attempt in (1, 2):
+            pipe = self._r.pipeline(transaction=False)
+            for keys, args in calls:
+                pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            async with self._pipelines:
+                results = list(await pipe.execute(raise_on_error=False))
+            if attempt == 1 and any(isinstance(r, NoScriptError) for r in results):
+                await self._r.script_load(script.script)
+                continue
+            for result in results:
+                if isinstance(result, Exception):
+                    raise result
+            return results
+        raise AssertionError("unreachable")
 
     async def _publish(self, channel: str, message: str) -> None:
         await self._r.publish(channel, message)
@@ -512,7 +529,7 @@ class RedisStore(Store):
 
     async def room_count(self) -> int:
         async with self._guard():
-            counts = await _all(self._count(keys=[shard.rooms]) for shard in self._shards)
+            counts = await self._each(self._count, [([shard.rooms], []) for shard in self._shards])
         return sum(int(c) for c in counts)
 
     # -- budgets -----------------------------------------------------------------
@@ -549,9 +566,8 @@ class RedisStore(Store):
         heads = self._known[kind]
         before = [heads[i].changes for i in which]
         started = time.monotonic()
-        answers = await _all(
-            self._heads_script(keys=[getattr(self._shards[i], kind)], args=[now, limit])
-            for i in which)  # fmt: skip
+        calls = [([getattr(self._shards[i], kind)], [now, limit]) for i in which]
+        answers = await self._each(self._heads_script, calls)
         out = []
         for i, changes, flat in zip(which, before, answers, strict=True):
             pairs = [(str(m), float(sc)) for m, sc in zip(flat[::2], flat[1::2], strict=True)]
@@ -588,18 +604,19 @@ class RedisStore(Store):
         if not by_shard:
             return []
 
-        async def claim(i: int, members: list[str]) -> list[str]:
+        calls = []
+        for i, members in by_shard.items():
             shard = self._shards[i]
             rooms = [shard.room(m.split(" ", 1)[0]) for m in members]
-            changes, started = heads[i].changes, time.monotonic()
-            args: list[str | int] = [now_ms, until_ms, *members]
-            got, first = await self._claim(keys=[getattr(shard, kind), *rooms], args=args)
-            heads[i].learn((str(first[0]), float(first[1])) if first else None, started, changes)
-            return [str(m) for m in got]
-
+            calls.append(([getattr(shard, kind), *rooms], [now_ms, until_ms, *members]))
+        changes, started = [heads[i].changes for i in by_shard], time.monotonic()
         async with self._guard(write=True):
-            claimed = await _all(claim(i, members) for i, members in by_shard.items())
-        return [member for part in claimed for member in part]
+            answers = await self._each(self._claim, calls)
+        claimed = []
+        for i, before, (got, first) in zip(by_shard, changes, answers, strict=True):
+            heads[i].learn((str(first[0]), float(first[1])) if first else None, started, before)
+            claimed += [str(m) for m in got]
+        return claimed
 
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
         return await self._claim_schedule("deadlines", now_ms, now_ms + lease_ms, limit)
@@ -626,12 +643,19 @@ class RedisStore(Store):
     async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
         if not leases:
             return
+        groups = self._by_shard(leases)
         async with self._guard():
-            pipe = self._r.pipeline(transaction=False)
-            for shard, group in self._by_shard(leases).items():
-                pipe.zadd(self._shards[shard].leases,
-                          {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
-            await pipe.execute()
+            if len(groups) == 1:  # a single command: no pipeline
+                ((shard, group),) = groups.items()
+                await self._r.zadd(self._shards[shard].leases,
+                                   {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
+            else:
+                pipe = self._r.pipeline(transaction=False)
+                for shard, group in groups.items():
+                    pipe.zadd(self._shards[shard].leases,
+                              {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
+                async with self._pipelines:
+                    await pipe.execute()
         for lease in leases:
             self._note("leases", lease.code, _member(lease), until_ms)
 
@@ -639,13 +663,12 @@ class RedisStore(Store):
         if not leases:
             return []
         groups = self._by_shard(leases)
-
-        async def renew(shard: int, group: list[int]) -> list[int]:
-            args: list[str | int] = [int(until_ms), *(_member(leases[i]) for i in group)]
-            return list(await self._renew_leases(keys=[self._shards[shard].leases], args=args))
-
+        calls = [
+            ([self._shards[shard].leases], [int(until_ms), *(_member(leases[i]) for i in group)])
+            for shard, group in groups.items()
+        ]
         async with self._guard():
-            answers = await _all(renew(shard, group) for shard, group in groups.items())
+            answers = await self._each(self._renew_leases, calls)
         held = [False] * len(leases)
         for group, answer in zip(groups.values(), answers, strict=True):
             for i, h in zip(group, answer, strict=True):

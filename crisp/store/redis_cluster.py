@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import (
     ClusterDownError,
@@ -41,7 +42,7 @@ from redis.exceptions import (
 )
 
 from crisp.store.base import OutcomeUnknown, StoreUnavailable
-from crisp.store.redis import RedisStore, Shard
+from crisp.store.redis import PIPELINES, RedisStore, Shard
 from crisp.store.redis_pubsub import CONN_ERRORS, PubSubLink, RedisPubSub
 
 log = logging.getLogger("crisp.store.redis")
@@ -51,7 +52,7 @@ DEFAULT_SHARDS = 64
 # Errors the cluster answers before running anything (or raised before sending).
 NOT_SENT = (ClusterDownError, TryAgainError, SlotNotCoveredError, MaxConnectionsError,
             RedisClusterException)  # fmt: skip
-PIPELINE_MARGIN = 16  # connections per node beyond max_connections, for pipelines
+PIPELINE_MARGIN = PIPELINES  # connections per node beyond max_connections, for pipelines
 REROUTE_EVERY_S = 0.2  # at most this often the slot map is read again after a move
 
 
@@ -227,9 +228,13 @@ class RedisClusterStore(RedisStore):
         await self._r.spublish(channel, message)
 
     async def start(self) -> None:
-        # Read the slot map now if the cluster answers (else on the first call).
+        # Read the slot map and load the scripts on every master now if the cluster
+        # answers (else on first use: a first EVALSHA per script and master fails
+        # with NOSCRIPT and loads it, three round trips).
         with contextlib.suppress(*CONN_ERRORS, *NOT_SENT):
             await self._initialize()
+            for script in [v for v in vars(self).values() if isinstance(v, AsyncScript)]:
+                await self._r.script_load(script.script)
         await super().start()
 
     async def _initialize(self) -> None:
