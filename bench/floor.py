@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import secrets
 import string
@@ -43,11 +44,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from redis.asyncio import Redis
 
 from crisp.server import looplag
 
+log = logging.getLogger("floor")
 PREFIX = "floor:room:"
 ENV_REDIS = "FLOOR_REDIS_URL"
 CARDS = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
@@ -285,8 +287,10 @@ def create_app() -> FastAPI:
                     continue
                 floor.rooms[code] = new  # the next action builds on it, published or not
                 await floor.change(code, new)
-        except Exception:
+        except WebSocketDisconnect:
             pass
+        except Exception:
+            log.exception("floor: socket of %s in %s failed", pid, code)
         finally:
             seats.pop(pid, None)
             if not seats:

@@ -28,7 +28,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
     players = state.players
     turn = state.turn
     windows = state.windows
-    holding = None
+    holding, legal, window = seat_fields(state, seat, now)
     turn_view = None
     if state.status == PLAYING and turn is not None:
         turn_view = {
@@ -40,8 +40,6 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
             "final": turn.final,
             "kings": [c.text for c in turn.kings],
         }
-        if turn.player == seat:
-            holding = card_text(state.holding)
     return {
         "version": state.version,
         "status": state.status,
@@ -60,7 +58,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "turn": turn_view,
         "crisp": {
             "caller": None if state.caller is None else players[state.caller].id,
-            "window": _window_shown(windows, seat, players),
+            "window": window,
             "windows": [{"player": players[w.player].id, "closes_at": w.closes_at}
                         for w in windows],
             "final_turns_left": [players[s].id for s in state.final_left],
@@ -70,11 +68,25 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "discard_top": card_text(state.discard[-1]) if state.discard else None,
         "discard_count": len(state.discard),
         "holding": holding,
-        "legal": legal_types(state, seat, now),
+        "legal": legal,
         "last_round": None if state.last_round is None else state.last_round.to_json(),
         "winners": list(state.winners),
         "history": [entry.to_json() for entry in state.history],
     }
+
+
+def seat_fields(
+    state: State, seat: int, now: int
+) -> tuple[str | None, list[str], dict[str, Any] | None]:
+    """What of `view_for` differs from seat to seat, besides `you` (R16.3): the card
+    the seat holds (`holding`), its `legal` list and the `crisp.window` it is shown.
+    `state` is the table at `now` already (`at_moment`)."""
+    turn = state.turn
+    holding = None
+    if state.status == PLAYING and turn is not None and turn.player == seat:
+        holding = card_text(state.holding)
+    return holding, legal_types(state, seat, now), _window_shown(state.windows, seat,
+                                                                  state.players)
 
 
 def _window_shown(windows: list[Window], seat: int, players: list[Player]) -> dict[str, Any] | None:

@@ -1,0 +1,88 @@
+"""The shared-frame updates (crisp/server/projection.py) are the plain ones, byte for
+byte: every seat of many random tables, at moments around their deadlines, with
+every event of the step that made them (R16.3: each seat sees only its own)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from crisp import engine
+from crisp.bots.selfplay import play_game, random_options
+from crisp.engine import Event, State
+from crisp.server.projection import SHARE_MS, EventTexts, Frame, Shared, plain_update
+
+
+def _tables(seed: int) -> list[tuple[State, list[Event]]]:
+    """Every state of a few random games (2-8 seats, random options), each with the
+    events of a step near it."""
+    rng = random.Random(seed)
+    out: list[tuple[State, list[Event]]] = []
+    for players in (2, 4, 8):
+        result = play_game(["random"] * players, rng, options=random_options(rng), keep=True,
+                           max_rounds=2)  # fmt: skip
+        events = result.events
+        for i, state in enumerate(result.states):
+            start = rng.randrange(max(1, len(events)))
+            out.append((state, events[start : start + rng.randrange(1, 6)]))
+    return out
+
+
+def _moments(state: State, rng: random.Random) -> list[int]:
+    """Moments before, at and after the table's next deadline."""
+    due = engine.next_deadline(state)
+    base = due if due is not None else 1_000_000
+    return [base - 1, base, base + rng.randrange(1, 40_000)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_frame_updates_equal_plain_updates(seed: int) -> None:
+    rng = random.Random(seed)
+    checked = 0
+    for state, events in _tables(seed):
+        texts = EventTexts(events)
+        for now in _moments(state, rng):
+            locked = rng.random() < 0.3
+            frame = Frame(state, "ABCD2345", locked, now)
+            for p in state.players:
+                seq = rng.randrange(1, 10_000)
+                redacted = [r for ev in events if (r := engine.redact(ev, p.id)) is not None]
+                shown = [t for ev in events if (t := texts.text(ev, p.id)) is not None]
+                plain = plain_update(state, "ABCD2345", locked, p.id, seq, now, redacted)
+                assert frame.update_text(p.id, seq, shown) == plain
+                checked += 1
+    assert checked > 500
+
+
+def test_names_outside_ascii_and_json_escapes_are_the_same() -> None:
+    state = engine.new_table('Zoë "the" \\ 王', options=None, time_scale=1.0, now=0)
+    state, _, _ = engine.add_player(state, "Ægir\u200b", 0)
+    for now in (0, 10_000_000):
+        frame = Frame(state, "ABCD2345", False, now)
+        for p in state.players:
+            text = frame.update_text(p.id, 7, [])
+            assert text == plain_update(state, "ABCD2345", False, p.id, 7, now, [])
+            assert json.loads(text)["view"]["you"] == p.id
+
+
+def test_owed_peeks_made_for_one_seat_are_not_cached_by_identity() -> None:
+    """Events outside the change (made per seat) are redacted afresh each time."""
+    state = engine.new_table("a", options=None, time_scale=1.0, now=0)
+    texts = EventTexts([])
+    for card in ("4C", "KH"):
+        ev = Event("peek", {"player": "p1", "slot": "left", "card": card}, to="p1")
+        assert json.loads(texts.text(ev, "p1") or "")["card"] == card
+        assert texts.text(ev, "p2") is None
+    assert state.players[0].id == "p1"
+
+
+def test_a_frame_is_shared_only_within_share_ms() -> None:
+    state = engine.new_table("a", options=None, time_scale=1.0, now=0)
+    shared = Shared()
+    first = shared.frame_at(state, "ABCD2345", False, 1000)
+    assert shared.frame_at(state, "ABCD2345", False, 1000 + SHARE_MS) is first
+    later = shared.frame_at(state, "ABCD2345", False, 1001 + SHARE_MS)
+    assert later is not first and later.now == 1001 + SHARE_MS
+    assert shared.frame_at(state, "ABCD2345", False, 1000).now == 1000  # never back in time
