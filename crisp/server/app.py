@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from . import looplag
+from . import gctune, looplag
 from .api import router
 from .context import ServerContext, start_context, stop_context
 from .errors import error_response, install_handlers
@@ -158,6 +158,8 @@ def _lifespan(
         app.state.ctx = ctx
         web.start()
         lag_probe = looplag.start_from_env()  # benchmarks only
+        if getattr(app.state, "tune_gc", False):  # a process of its own (`serve_app`)
+            gctune.tune()
         log.info(
             "crisp server ready (store: %s, web client: %s, connections: at most %d, "
             "%d per client)",
@@ -173,6 +175,14 @@ def _lifespan(
             await stop_context(ctx)
 
     return lifespan
+
+
+def serve_app() -> FastAPI:
+    """The app of `crisp serve`: `create_app()` in a process of its own, whose garbage
+    collector it tunes once started (gctune.py). Tests build `create_app` instead."""
+    app = create_app()
+    app.state.tune_gc = True
+    return app
 
 
 async def _metrics(request: Request) -> Response:

@@ -3,7 +3,9 @@
 Everything sent on a socket goes through `Connection.writer`, one task per
 socket, so updates, errors and the close frame keep their order. Updates are
 built here from published changes: `view_for(state, pid, now)` plus the events
-redacted for `pid`; changes whose state version is not newer than the last one
+redacted for `pid`, as text made from what the seats of the change share
+(projection.py: the view serialised once, only this seat's parts added, each
+event's text made once per variant); changes whose state version is not newer than the last one
 sent are skipped (stale or duplicate), so a socket never goes back in time. A
 refresh (after `outcome_unknown`) is the one update that may repeat the version
 last sent: the client waits for it. Every update also carries, as `peek` events,
@@ -16,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -25,7 +26,6 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
-from crisp import engine
 from crisp.engine import Event, State
 from crisp.store import Lease
 
@@ -33,6 +33,7 @@ from .clock import now_ms
 from .hooks import NOOP_HOOKS, ServerHooks
 from .looks import LookLedger, plan, without_peeks
 from .messages import error_message
+from .projection import Shared
 from .protocol import CloseCode, EndReason
 from .roomdoc import Change
 
@@ -247,26 +248,27 @@ class Connection:
             change.version == self.last_version and not refresh
         ):
             return
-        await self._send_state(change.state, change.events, change.locked)
+        await self._send_state(change.state, change.events, change.locked, change.shared)
 
-    async def _send_state(self, state: State, raw: list[Event], locked: bool) -> None:
-        """Write the update of `state` with the events `raw` (and the owed looks)."""
+    async def _send_state(
+        self, state: State, raw: list[Event], locked: bool, shared: Shared | None = None
+    ) -> None:
+        """Write the update of `state` with the events `raw` (and the owed looks).
+        `shared`: what the seats of this change share (projection.py)."""
         pid = self.player_id
         self._awaiting_refresh = False
         events, top = plan(state, raw, pid, self.looks_known)
         claim = None
         if top:
             events, claim = await self._claim_looks(events, top)
-        shown = [red for ev in events if (red := engine.redact(ev, pid)) is not None]
-        now = now_ms()
-        view = dict(engine.view_for(state, pid, now))
-        view["code"] = self.room_code
-        view["locked"] = locked
+        shared = shared or Shared()
+        texts = shared.event_texts(raw)
+        shown = [text for ev in events if (text := texts.text(ev, pid)) is not None]
+        frame = shared.frame_at(state, self.room_code, locked, now_ms())
         self.seq += 1
         self.last_version = int(state.version)
-        payload = {"type": "update", "seq": self.seq, "now": now, "view": view, "events": shown}
         try:
-            await self.ws.send_text(json.dumps(payload, separators=(",", ":")))
+            await self.ws.send_text(frame.update_text(pid, self.seq, shown))
         except Exception:
             if claim is not None and self.ledger is not None:  # not shown: owed again
                 self.looks_known = claim[1]

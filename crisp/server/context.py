@@ -86,6 +86,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         ),
         client_errors=LogThrottle(settings.log_interval_s),
     )
+    rooms.on_change = ctx.hub.local_change
     scheduler.start(rooms)
     ctx.presence.start()
     ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")

@@ -29,7 +29,7 @@ from crisp.store import Store, StoreUnavailable
 from .connection import Connection
 from .hooks import NOOP_HOOKS, ServerHooks
 from .protocol import CloseCode, EndReason
-from .roomdoc import Change, ConnRef, RoomDoc, parse_message
+from .roomdoc import Change, ConnRef, RoomDoc, message_version, parse_message
 
 log = logging.getLogger("crisp.server.hub")
 
@@ -124,10 +124,22 @@ class Hub:
             return False
         return True
 
+    def local_change(self, room_code: str, change: Change) -> None:
+        """A change this process saved (and published): its sockets get it now, without
+        waiting for the message and parsing it, unless changes before it are still on
+        their way (then the message brings it, in order)."""
+        room = self.rooms.get(room_code)
+        if room is not None and room.version in (None, change.room_version - 1):
+            self._apply(room_code, room, change)
+
     def _on_message(self, room_code: str, message: str) -> None:
         room = self.rooms.get(room_code)
         if room is None:
             return
+        seen = room.version
+        version = message_version(message)
+        if seen is not None and version is not None and version <= seen:
+            return  # applied already (`local_change`), or stale: not even parsed
         try:
             change = parse_message(message)
         except Exception:

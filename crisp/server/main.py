@@ -14,7 +14,7 @@ from .settings import Settings, describe_error
 from .transport import WS_PROTOCOL, EdgeHttpProtocol, raise_file_limit
 from .ws import HARD_MAX_BYTES
 
-APP_FACTORY = "crisp.server.app:create_app"
+APP_FACTORY = "crisp.server.app:serve_app"
 # After SIGTERM, time for requests and socket handlers in progress before uvicorn
 # cancels them (socket handlers end at once: they write nothing at shutdown).
 GRACEFUL_S = 5

@@ -33,20 +33,38 @@ version + 1), so a process can tell a stale message from a new one and notice
 one it missed. `seats` lists the players who hold a seat (`Change.player_ids`).
 Every process fans it out to its local sockets without reloading the room; a
 document loaded from the store gives the same `Change` (`Change.of_doc`), with
-no events.
+no events. The process that saved a change hands it to its own sockets at once
+(`Change.of_save`, hub.py) and skips its own message when it comes back,
+reading only its `v` (`message_version`), which the message starts with.
+
+Both texts are written by orjson, and the state's JSON is made once for the
+document and the message of a save (`save_texts`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+import orjson
 
 from crisp.engine import Event, State
 
 from .computer import Computer, ComputerSeat
+from .projection import Shared
 
 DOC_VERSION = 1
+_MESSAGE_HEAD = '{"t":"change","v":'
+
+
+
+def _state_json(state: State) -> orjson.Fragment:
+    """`state.to_json()` as JSON, to be put into a document or a message as it is."""
+    return orjson.Fragment(orjson.dumps(state.to_json()))
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return str(orjson.dumps(data).decode())
 
 
 class UnknownDocVersion(ValueError):
@@ -76,28 +94,27 @@ class RoomDoc:
     revoked: frozenset[str] = frozenset()  # token hashes of seats removed in a game
     computer: Computer = field(default_factory=dict)  # the seats the computer plays
 
-    def dumps(self) -> str:
-        """Serialize for the store."""
-        return json.dumps(
+    def dumps(self, state_json: orjson.Fragment | None = None) -> str:
+        """Serialize for the store (`state_json`: the state's JSON, if made already)."""
+        return _dumps(
             {
                 "v": DOC_VERSION,
                 "code": self.room_code,
                 "created_ms": self.created_ms,
-                "state": self.state.to_json(),
+                "state": _state_json(self.state) if state_json is None else state_json,
                 "seats": self.token_hashes,
                 "conns": {pid: {"id": c.id, "n": c.n} for pid, c in self.conns.items()},
                 "locked": self.locked,
                 "seq": self.conn_seq,
                 "revoked": sorted(self.revoked),
                 "computer": {pid: s.to_json() for pid, s in self.computer.items()},
-            },
-            separators=(",", ":"),
+            }
         )
 
     @classmethod
     def loads(cls, text: str) -> RoomDoc:
         """Parse a stored document (raises UnknownDocVersion for another version)."""
-        data = json.loads(text)
+        data = orjson.loads(text)
         version = data.get("v") if isinstance(data, dict) else None
         if version != DOC_VERSION:
             raise UnknownDocVersion(
@@ -140,6 +157,8 @@ class Change:
     player_ids: frozenset[str]  # the players holding a seat after the change
     room_version: int  # the store's version of the document
     locked: bool = False  # RoomDoc.locked after the change
+    # What its seats' updates share in this process (projection.py).
+    shared: Shared = field(default_factory=Shared, compare=False, repr=False)
 
     @property
     def version(self) -> int:
@@ -149,30 +168,53 @@ class Change:
     @classmethod
     def of_doc(cls, doc: RoomDoc, room_version: int) -> Change:
         """A document loaded from the store, as a change without events."""
-        return cls(doc.state, [], dict(doc.conns), frozenset(doc.token_hashes), room_version,
-                   doc.locked)
+        return cls.of_save(doc, [], room_version)
+
+    @classmethod
+    def of_save(cls, doc: RoomDoc, events: list[Event], room_version: int) -> Change:
+        """The change a save of `doc` as store version `room_version` publishes."""
+        return cls(doc.state, events, dict(doc.conns), frozenset(doc.token_hashes),
+                   room_version, doc.locked)
 
 
-def change_message(doc: RoomDoc, events: list[Event], room_version: int) -> str:
+def save_texts(doc: RoomDoc, events: list[Event], room_version: int) -> tuple[str, str]:
+    """The document's text and its `change_message`, the state serialised once."""
+    state_json = _state_json(doc.state)
+    return doc.dumps(state_json), change_message(doc, events, room_version, state_json)
+
+
+def change_message(
+    doc: RoomDoc, events: list[Event], room_version: int,
+    state_json: orjson.Fragment | None = None,
+) -> str:  # fmt: skip
     """The pub/sub message for a document saved as store version `room_version`, and
-    the events that produced it."""
-    return json.dumps(
+    the events that produced it (`state_json`: the state's JSON, if made already)."""
+    return _dumps(
         {
             "t": "change",
             "v": room_version,
-            "state": doc.state.to_json(),
+            "state": _state_json(doc.state) if state_json is None else state_json,
             "events": [ev.to_json() for ev in events],
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
             "seats": sorted(doc.token_hashes),
             "locked": doc.locked,
-        },
-        separators=(",", ":"),
+        }
     )
+
+
+def message_version(text: str) -> int | None:
+    """The `v` of a change message, read without parsing the rest (None if the
+    message does not start as `change_message` writes it)."""
+    if not text.startswith(_MESSAGE_HEAD):
+        return None
+    end = text.find(",", len(_MESSAGE_HEAD))
+    digits = text[len(_MESSAGE_HEAD) : end]
+    return int(digits) if end > 0 and digits.isdigit() else None
 
 
 def parse_message(text: str) -> Change | None:
     """Decode a pub/sub message; None for kinds this version does not know."""
-    data = json.loads(text)
+    data = orjson.loads(text)
     if not isinstance(data, dict) or data.get("t") != "change":
         return None
     return Change(

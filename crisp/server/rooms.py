@@ -26,11 +26,12 @@ from crisp.store import Store
 from . import computer
 from .clock import now_ms
 from .codes import hash_token, new_code, new_token, player_of_token
+from .doccache import DocCache
 from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from .hooks import NOOP_HOOKS, ServerHooks
 from .logs import fields
 from .names import name_key
-from .roomdoc import RoomDoc, change_message
+from .roomdoc import Change, RoomDoc, save_texts
 
 log = logging.getLogger("crisp.server.rooms")
 
@@ -92,13 +93,16 @@ class Rooms:
         self.time_scale = time_scale
         self.hooks = hooks
         self.on_deadline = on_deadline
+        self.docs = DocCache()
+        # Each published change, handed at once to this process's sockets (hub.py).
+        self.on_change: Callable[[str, Change], None] | None = None
 
     # ---- reading ----
 
     async def load(self, room_code: str) -> RoomDoc | None:
         """The current document, or None."""
         found = await self.store.load(room_code)
-        return None if found is None else RoomDoc.loads(found.doc)
+        return None if found is None else self.docs.parse(room_code, found)
 
     async def authenticate(self, room_code: str, token: str) -> str | None:
         """The player id holding `token` in the room, or None. Raises SeatGone for
@@ -314,14 +318,29 @@ class Rooms:
 
         `timer`: this is the scheduler's call; even without a change the room's
         deadline is saved again (claim_due moved it to a lease).
+
+        The first attempt starts from the document this process saved or loaded
+        last, without loading it (`DocCache.recent`), when that was moments ago: the
+        compare-and-set then validates it. Any other outcome, no change or a refusal,
+        is decided again on the stored document, since nothing validates it.
         """
         for attempt in range(MAX_ATTEMPTS):
-            found = await self.store.load(room_code)
-            if found is None:
-                raise RoomNotFound(room_code)
-            doc = RoomDoc.loads(found.doc)
+            recent = self.docs.recent(room_code) if attempt == 0 else None
+            if recent is not None:
+                version, text, doc = recent
+            else:
+                found = await self.store.load(room_code)
+                if found is None:
+                    raise RoomNotFound(room_code)
+                version, text = found.version, found.doc
+                doc = self.docs.parse(room_code, found)
             now = now_ms()
-            out = fn(doc, now)
+            try:
+                out = fn(doc, now)
+            except Exception:
+                if recent is None:
+                    raise
+                continue  # a refusal: decided again on the stored document
             if out is not None and not out.followed:
                 seats = computer.follow(
                     out.doc.state, out.doc.computer, out.events, now, self.time_scale
@@ -337,16 +356,16 @@ class Rooms:
                 and not out.events
             )
             if unchanged and not timer:
-                return None
+                if recent is None:
+                    return None
+                continue  # no change: decided again on the stored document
             new_doc = doc if out is None else out.doc
             deadline = room_deadline(new_doc)
+            message = None
             if unchanged:
                 # Nothing fell due after all (clock skew between processes): re-arm.
                 if deadline is not None and deadline <= now:
                     deadline = now + NO_CHANGE_RETRY_MS
-                saved = await self.store.save(
-                    room_code, found.version, found.doc, message=None, deadline_ms=deadline
-                )
             else:
                 assert out is not None
                 # Only the computer's plans changed: nothing for the sockets.
@@ -354,25 +373,27 @@ class Rooms:
                     new_doc.state.version, new_doc.token_hashes, new_doc.conns,
                     new_doc.revoked, new_doc.locked,
                 ) == (doc.state.version, doc.token_hashes, doc.conns, doc.revoked, doc.locked)
-                saved = await self.store.save(
-                    room_code,
-                    found.version,
-                    new_doc.dumps(),
-                    message=None if quiet else change_message(
-                        new_doc, out.events, found.version + 1
-                    ),
-                    deadline_ms=deadline,
-                )
+                text, message = save_texts(new_doc, out.events, version + 1)
+                if quiet:
+                    message = None
+            saved = await self.store.save(
+                room_code, version, text, message=message, deadline_ms=deadline
+            )
             if saved is not None:
+                self.docs.keep(room_code, saved, text, new_doc)
                 if deadline is not None and self.on_deadline is not None:
                     self.on_deadline(deadline)
                 if unchanged:
                     return None
                 assert out is not None
+                if self.on_change is not None and message is not None:
+                    self.on_change(room_code, Change.of_save(new_doc, out.events, saved))
                 _log_events(room_code, new_doc, out.events)
                 return out
-            self.hooks.save_conflict(room_code)
-            await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
+            self.docs.forget(room_code)
+            if recent is None:  # a race with another change (not a copy out of date)
+                self.hooks.save_conflict(room_code)
+                await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise RoomBusy(room_code)
 
 

@@ -30,6 +30,7 @@ from redis.asyncio import Redis
 from crisp import engine
 from crisp.bench.client import legal_at
 from crisp.bench.procs import RedisServer, start_redis
+from crisp.server import doccache
 from crisp.server.clock import now_ms
 from crisp.server.hooks import ServerHooks
 from crisp.server.roomdoc import RoomDoc
@@ -312,12 +313,16 @@ def first_update_after(p: Player, frame: dict[str, Any]) -> Callable[[Player], A
 
 
 async def test_a_save_sent_to_a_frozen_redis_and_applied_later_is_never_called_nothing_changed(
-    own_redis: RedisServer, spawn_server: Callable[..., ThreadServer]
+    own_redis: RedisServer, spawn_server: Callable[..., ThreadServer],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The issue's case: Redis stops right after the save was sent, and applies it when
     it runs again. The player is told `outcome_unknown`, never `store_unavailable`,
     and gets the saved draw within 2 s of Redis running again; its next action is
     accepted."""
+    # Every change loads the room first (no copy is recent), so the hook can freeze
+    # Redis between the load and the save.
+    monkeypatch.setattr(doccache, "RECENT_S", -1.0)
     hooks = StopRedisAfterLoad()
     server = spawn_server(hooks, redis_url=own_redis.url + FAST_FAIL)
     try:

@@ -24,7 +24,7 @@ def _tables(seed: int) -> list[tuple[State, list[Event]]]:
         result = play_game(["random"] * players, rng, options=random_options(rng), keep=True,
                            max_rounds=2)  # fmt: skip
         events = result.events
-        for i, state in enumerate(result.states):
+        for state in result.states:
             start = rng.randrange(max(1, len(events)))
             out.append((state, events[start : start + rng.randrange(1, 6)]))
     return out
