@@ -87,6 +87,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         client_errors=LogThrottle(settings.log_interval_s),
     )
     rooms.on_change = ctx.hub.local_change
+    ctx.hub.on_foreign = rooms.docs.forget
     scheduler.start(rooms)
     ctx.presence.start()
     ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")

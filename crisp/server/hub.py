@@ -54,6 +54,9 @@ class Hub:
         self.rooms: dict[str, _LocalRoom] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._refreshing: dict[Connection, asyncio.Task[None]] = {}
+        # Called with a room's code when a change this process did not hand over
+        # itself arrives (`local_change`): its copy of the document is out of date.
+        self.on_foreign: Callable[[str], None] | None = None
 
     def _lock(self, room_code: str) -> asyncio.Lock:
         lock = self._locks.get(room_code)
@@ -146,6 +149,8 @@ class Hub:
             log.exception("room %s: undecodable published message", room_code)
             return
         if change is not None:
+            if self.on_foreign is not None:  # saved by another process (or missed here)
+                self.on_foreign(room_code)
             self._apply(room_code, room, change)
 
     def _apply(self, room_code: str, room: _LocalRoom, change: Change) -> bool:
