@@ -386,7 +386,10 @@ class Rooms:
                 if unchanged:
                     return None
                 assert out is not None
-                if self.on_change is not None and message is not None:
+                # An abandoned room is deleted first (`act`); its sockets hear of it by
+                # the message, after.
+                if self.on_change is not None and message is not None \
+                        and not new_doc.state.abandoned:
                     self.on_change(room_code, Change.of_save(new_doc, out.events, saved))
                 _log_events(room_code, new_doc, out.events)
                 return out
