@@ -8,6 +8,7 @@ client's state (window.crisp.state) is only read, to know when to act.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -254,3 +255,30 @@ def assert_suit_colours(page: Page, at_least: int = 1) -> int:
         assert is_red == (face["card"][1] in "HD"), face
         reds += is_red
     return reds
+
+
+# The draw timer's texts as the page shows them, recorded from the moment this runs.
+RECORD_TIMER = """() => {
+  window.timerTexts = [];
+  const note = () => {
+    const el = document.querySelector('[data-testid=draw-timer]');
+    if (el) window.timerTexts.push(el.textContent);
+  };
+  new MutationObserver(note).observe(document.body,
+    { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def record_timer(page: Page) -> None:
+    """Start recording every text the draw timer shows (`timer_seconds` reads them)."""
+    page.evaluate(RECORD_TIMER)
+
+
+def timer_seconds(page: Page) -> list[int]:
+    """The times (m:ss, in seconds) the draw timer showed since `record_timer`."""
+    out = []
+    for text in page.evaluate("() => window.timerTexts"):
+        m = re.fullmatch(r"(\d+):(\d\d)", text)
+        if m:
+            out.append(int(m.group(1)) * 60 + int(m.group(2)))
+    return out

@@ -20,6 +20,8 @@ Final turns: Ben 4H discard, Cy 5H discard (R11.1). Reveal:
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from typing import Any
 
@@ -34,14 +36,39 @@ from tests.web.browser_kit import (
     draw_from_stock,
     join_via_link,
     open_seat,
+    record_timer,
     snap,
     tap,
+    timer_seconds,
     view,
     wait_turn,
     wait_view,
 )
 
 pytestmark = pytest.mark.browser
+
+def stored_strings(page: Any) -> set[str]:
+    """Every key, value and string inside a JSON value of the page's localStorage."""
+    out: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    for key, value in page.evaluate("() => Object.entries(localStorage)"):
+        walk(key)
+        walk(value)
+        with contextlib.suppress(ValueError):
+            walk(json.loads(value))
+    return out
+
 
 DEAL = ["AS", "9H", "TD", "2C", "8S", "7D", "3H", "5C", "6S"]
 STOCK = ["KS", "JH", "QC", "2D", "9C", "4H", "5H"]
@@ -140,12 +167,17 @@ def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phon
     # the peeks go away by themselves (or with Hide) and are not kept anywhere
     tap(ben, "peek-hide")
     expect(ben.get_by_test_id("my-slot-right")).to_have_attribute("data-card", "")
-    assert "AS" not in ben.evaluate("() => JSON.stringify(localStorage)")
+    assert "AS" not in stored_strings(ben)
 
+    # --- Ben's turn: the timer counts the 60 s from when he may start, never
+    # the 2 s before (R10.4, R14.3); recorded on Cy's phone from Ana's turn on
+    record_timer(cy)
     # --- a bystander still sees which two positions the Queen exchanged once
     # the move is over (its highlight gone), until Ana's next turn
     wait_turn(cy, "p2")
     cy.wait_for_timeout(1600)
+    shown = timer_seconds(cy)
+    assert shown and max(shown) <= 60, cy.evaluate("() => window.timerTexts")
     expect(cy.get_by_test_id("seat-p1-slot-left")).to_have_attribute("data-mark", "queen")
     expect(cy.get_by_test_id("seat-p2-slot-right")).to_have_attribute("data-mark", "queen")
     expect(cy.get_by_test_id("seat-p1-move")).to_contain_text("Queen: left ⇄ Ben's right")
@@ -233,6 +265,9 @@ def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phon
         "Ana called crisp with 10, strictly the lowest: \u22125"
     )
     assert assert_suit_colours(ana, at_least=9) >= 4  # 3♥ 7♦ 9♥ 2♦ red in the reveal
+    # the game's rounds so far (view `history`): this one, with Ana's -5 in it
+    expect(cy.locator("[data-testid=history-p1] td")).to_have_text(["5 (crisp)", "5"])
+    expect(cy.locator("[data-testid=history-p3] td")).to_have_text(["21", "21"])
     snap(ana, "round-end")
     snap(ben, "round-end-guest")
 

@@ -6,7 +6,6 @@ in every language; "How to play" opens from the home screen and from the table.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -18,30 +17,15 @@ from tests.web.browser_kit import (
     draw_from_stock,
     open_seat,
     ready_up,
+    record_timer,
     tap,
+    timer_seconds,
     view,
     wait_turn,
     wait_view,
 )
 
 pytestmark = pytest.mark.browser
-
-# The timer's texts as the page shows them, recorded from the moment this runs.
-RECORD_TIMER = """() => {
-  window.timerTexts = [];
-  const note = () => {
-    const el = document.querySelector('[data-testid=draw-timer]');
-    if (el) window.timerTexts.push(el.textContent);
-  };
-  new MutationObserver(note).observe(document.body,
-    { subtree: true, childList: true, characterData: true });
-}"""
-
-
-def seconds(text: str) -> int:
-    m = re.fullmatch(r"(\d+):(\d\d)", text)
-    return int(m.group(1)) * 60 + int(m.group(2)) if m else -1
-
 
 def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     server: Any, phone: Any
@@ -60,7 +44,7 @@ def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     tap(ana, "start-game")
     for page in (ana, ben):
         ready_up(page)
-    ben.evaluate(RECORD_TIMER)
+    record_timer(ben)
     wait_turn(ana, "p1")
     banner = ben.get_by_test_id("banner")
     expect(banner).to_have_text("Ana ran out of time: 5♣ discarded", timeout=8000)
@@ -70,7 +54,7 @@ def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     # the notice has a line of its own: the other player's cards stay uncovered
     assert_not_covered(ben, [f"seat-p1-slot-{s}" for s in ("left", "middle", "right")])
     # the timer counted the draw time the options promise, 0:03 at this time scale, never more
-    shown = [seconds(x) for x in ben.evaluate("() => window.timerTexts") if seconds(x) >= 0]
+    shown = timer_seconds(ben)
     assert shown and max(shown) == 3, shown
 
 
