@@ -1,5 +1,6 @@
 """The table on a phone (issue 11): a timeout is announced to every phone with
-the card discarded for that player (R14.2); eight players fit a 360x640 screen
+the card discarded for that player (R14.2), and its discard travels to the pile
+unless the phone asks for reduced motion; eight players fit a 360x640 screen
 with nothing to scroll to act, to pick a Queen's target or to see your own cards,
 in every language; "How to play" opens from the home screen and from the table.
 """
@@ -27,6 +28,19 @@ from tests.web.browser_kit import (
 
 pytestmark = pytest.mark.browser
 
+# Counts the moving copies of cards (motion.js) added to the page from now on.
+RECORD_GHOSTS = """() => {
+  window.ghosts = 0;
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.classList && n.classList.contains('ghost')) window.ghosts += 1;
+      }
+    }
+  }).observe(document.body, { childList: true });
+}"""
+
+
 def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     server: Any, phone: Any
 ) -> None:
@@ -36,7 +50,7 @@ def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
                                       "dealer": 1})
     code = host["code"]
     guest = server.post(f"/api/rooms/{code}/players", {"name": "Ben"})
-    ana, ben = phone(), phone()
+    ana, ben = phone(reduced_motion="reduce"), phone()
     open_seat(ana, server.base, code, host)
     open_seat(ben, server.base, code, guest)
     ana.get_by_test_id("option-draw-seconds").select_option("30")
@@ -45,6 +59,8 @@ def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     for page in (ana, ben):
         ready_up(page)
     record_timer(ben)
+    for page in (ana, ben):
+        page.evaluate(RECORD_GHOSTS)
     wait_turn(ana, "p1")
     banner = ben.get_by_test_id("banner")
     expect(banner).to_have_text("Ana ran out of time: 5♣ discarded", timeout=8000)
@@ -56,6 +72,9 @@ def test_r14_2_a_timeout_is_announced_to_every_phone_with_the_card_discarded(
     # the timer counted the draw time the options promise, 0:03 at this time scale, never more
     shown = timer_seconds(ben)
     assert shown and max(shown) == 3, shown
+    # the discard travelled to the pile on Ben's phone; Ana's asks for no motion
+    assert ben.evaluate("() => window.ghosts") >= 1
+    assert ana.evaluate("() => window.ghosts") == 0
 
 
 # ---- eight at the table, 360x640
@@ -144,7 +163,7 @@ def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
     assert_not_covered(ana, [f"my-slot-{s}" for s in SLOTS])
 
 
-def test_how_to_play_opens_from_home_and_from_the_table_in_every_language(
+def test_how_to_play_opens_from_home_and_from_the_table_and_the_move_log_from_the_table(
     server: Any, phone: Any
 ) -> None:
     page = phone()
@@ -176,4 +195,11 @@ def test_how_to_play_opens_from_home_and_from_the_table_in_every_language(
     tap(page, "help-close")
     expect(page.get_by_test_id("stock")).to_be_visible()
     assert view(page)["status"] == "playing"
+    # the round's moves are one tap away, in a sheet over the table
+    expect(page.get_by_test_id("log-sheet")).to_be_hidden()
+    tap(page, "log-button")
+    expect(page.get_by_test_id("log-sheet")).to_be_visible()
+    expect(page.get_by_test_id("log")).to_contain_text("Round 1")
+    tap(page, "log-close")
+    expect(page.get_by_test_id("log-sheet")).to_be_hidden()
     click_if_enabled(page, "stock")
