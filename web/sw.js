@@ -8,7 +8,8 @@
 //   a redirect (an older version's URL) is never kept.
 // - The manifest and the icons: network first, the copy when offline.
 // - Nothing else (`/api/…`, `/ws/…`, `/metrics`) is touched.
-// The caches of versions older than the last two are deleted.
+// The caches of versions older than the last two are deleted; of the pages, the
+// home page and the last room's page are kept.
 
 const PAGES = 'crisp-pages';
 const STABLE = 'crisp-stable';
@@ -62,7 +63,13 @@ async function keepPage(req) {
 /** Keep a page and the files of the version it names; forget old versions. */
 async function keep(path, res) {
   const html = await res.clone().text();
-  await (await caches.open(PAGES)).put(path, res);
+  const pages = await caches.open(PAGES);
+  await pages.put(path, res);
+  // the home page and the last room's page only
+  for (const old of await pages.keys()) {
+    const p = new URL(old.url).pathname;
+    if (p !== '/' && p !== path) await pages.delete(old);
+  }
   const files = new Map();
   for (const [, version, file] of html.matchAll(NAMED)) {
     if (!files.has(version)) files.set(version, new Set(LATE));
