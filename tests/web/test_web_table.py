@@ -110,27 +110,31 @@ def assert_in_view(page: Page, ids: list[str]) -> None:
 
 
 SLOTS = ("left", "middle", "right")
-OTHERS = [f"p{i}" for i in range(2, 9)]
 
 
-def table_ids() -> list[str]:
-    seats = [f"seat-{p}" for p in OTHERS]
-    cards = [f"seat-{p}-slot-{s}" for p in OTHERS for s in SLOTS]
+def table_ids(n: int) -> list[str]:
+    others = [f"p{i}" for i in range(2, n + 1)]
+    seats = [f"seat-{p}" for p in others]
+    cards = [f"seat-{p}-slot-{s}" for p in others for s in SLOTS]
     mine = [f"my-slot-{s}" for s in SLOTS]
     return [*seats, *cards, *mine, "stock", "discard-pile", "turn-indicator", "draw-timer"]
 
 
+@pytest.mark.parametrize("n", [4, 8])
 def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
-    server: Any, phone: Any
+    server: Any, phone: Any, n: int
 ) -> None:
-    """Ana and seven others (they joined over HTTP and are not connected: the peek
+    """Ana and the others (they joined over HTTP and are not connected: the peek
     phase waits for connected players only, R16.2). Ana deals last, so she plays
-    first; she draws a Queen and swaps with the last seat, in three languages."""
-    hands = [[None] * 3] * 8
-    host = server.post("/api/rooms", {"name": "Ana", "deck": deck_for(hands, ["QC", "4D"], 7),
-                                      "dealer": 7})
+    first; she draws a Queen and swaps with the last seat, in three languages.
+    Four players fit as well as eight."""
+    hands = [[None] * 3] * n
+    host = server.post("/api/rooms", {"name": "Ana", "deck": deck_for(hands, ["QC", "4D"], n - 1),
+                                      "dealer": n - 1})
     code = host["code"]
-    for i in range(2, 9):
+    others = [f"p{i}" for i in range(2, n + 1)]
+    last = others[-1]
+    for i in range(2, n + 1):
         server.post(f"/api/rooms/{code}/players", {"name": f"Player {i}"})
     ana = phone()
     open_seat(ana, server.base, code, host)
@@ -142,7 +146,7 @@ def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
     for lang in ("en", "id", "ar"):
         ana.get_by_test_id("language").select_option(lang)
         expect(ana.locator("html")).to_have_attribute("lang", lang)
-        assert_in_view(ana, [*table_ids(), *actions])
+        assert_in_view(ana, [*table_ids(n), *actions])
         assert_not_covered(ana, ["stock", *[f"my-slot-{s}" for s in SLOTS]])
     ana.get_by_test_id("language").select_option("en")
 
@@ -150,16 +154,17 @@ def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
     tap(ana, "action-queen")
     tap(ana, "my-slot-left")
     # every Queen target is reachable where it is
-    assert_not_covered(ana, [f"seat-{p}-slot-{s}" for p in OTHERS for s in SLOTS])
-    tap(ana, "seat-p8-slot-right")
+    assert_not_covered(ana, [f"seat-{p}-slot-{s}" for p in others for s in SLOTS])
+    tap(ana, f"seat-{last}-slot-right")
     expect(ana.get_by_test_id("queen-confirm")).to_be_visible()
-    assert_in_view(ana, [*table_ids(), "queen-confirm", "queen-cancel"])
-    assert_not_covered(ana, ["queen-confirm", "queen-cancel", "my-slot-left", "seat-p8-slot-right"])
+    assert_in_view(ana, [*table_ids(n), "queen-confirm", "queen-cancel"])
+    target = f"seat-{last}-slot-right"
+    assert_not_covered(ana, ["queen-confirm", "queen-cancel", "my-slot-left", target])
     tap(ana, "queen-confirm")
     wait_view(ana, "v.turn && v.turn.player !== 'p1'")
-    expect(ana.get_by_test_id("seat-p8-slot-right")).to_have_attribute("data-mark", "queen")
+    expect(ana.get_by_test_id(f"seat-{last}-slot-right")).to_have_attribute("data-mark", "queen")
     # not her turn: her own cards are still on screen, not behind the dock
-    assert_in_view(ana, table_ids())
+    assert_in_view(ana, table_ids(n))
     assert_not_covered(ana, [f"my-slot-{s}" for s in SLOTS])
 
 

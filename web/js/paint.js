@@ -39,7 +39,7 @@ function paint() {
   document.title = titleFor(S);
   // A new screen (lobby -> table -> results) starts at its top.
   const screen = `${S.screen}:${S.view ? S.view.status : ''}`;
-  // A crowded table (6 to 8 players) starts at the table itself: the page's
+  // A crowded table (4 to 8 players) starts at the table itself: the page's
   // header above it scrolls away, so that every seat, the piles, your cards and
   // the dock fit a 360x640 screen at once.
   const crowded = document.querySelector('.table.crowded');

@@ -4,7 +4,7 @@
 // just happened: a reserved place that never covers the table), the piles, the
 // drawn card and the Kings played (R9.3), your cards, the action dock (sticky:
 // Discard, Jack, Queen, King, crisp; Ready in the peek phase; the Queen's
-// confirmation), the running totals. From 6 players on (`crowded`) the piles and
+// confirmation), the running totals. From 4 players on (`crowded`) the piles and
 // your cards share one row, so that 8 seats fit a 360x640 screen. Only what the
 // view shows is drawn: a card is face up only when this player may know it (R16.3).
 
@@ -19,11 +19,15 @@ import {
   eventText, faceLabel, countBadge, bannerText, logList,
 } from './parts.js';
 
+/** From this many players on, the seats are compact and the piles share a row
+ * with your cards: the whole table fits a 360x640 screen. */
+const CROWDED = 4;
+
 export function table(ctx) {
   const { S } = ctx;
   const v = S.view;
   const peekPhase = v.status === Status.PEEK;
-  const crowded = v.players.length >= 6;
+  const crowded = v.players.length >= CROWDED;
   const marks = changedSlots(S.moves);
   const confirming = !!S.queen && !!S.queen.mine && !!S.queen.target;
   let dock = actionBar(ctx);
