@@ -106,7 +106,9 @@ async def test_r17_two_processes_make_each_computer_move_exactly_once(
             e for _t, e in acts_of(p, cid_pid, after=away)]
 
     seen_by_ana, seen_by_ben = computer_moves_seen(ana), computer_moves_seen(ben)
-    assert len(seen_by_ana) > 10
+    # three computer seats through a whole round: at least a draw and its end each
+    # (a round a computer ends early by calling crisp may hold as few as ten moves)
+    assert len(seen_by_ana) >= 6
     assert any(e["player"] == cid_pid for e in seen_by_ana)
     # every computer move reached both processes' sockets once
     assert sorted(map(json.dumps, seen_by_ana)) == sorted(map(json.dumps, seen_by_ben))

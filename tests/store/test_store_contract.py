@@ -483,12 +483,14 @@ async def test_a_refused_spend_spends_nothing(store: Store) -> None:
 
 
 async def test_spend_refills_at_the_rate(store: Store) -> None:
-    assert await store.spend("k", 4, per_s=20.0, burst=4) == 0.0
-    assert await store.spend("k", per_s=20.0, burst=4) > 0
-    await asyncio.sleep(0.16)  # 3 units back at 20/s
+    started = time.monotonic()  # no later than the store's own start of the bucket
+    assert await store.spend("k", 4, per_s=5.0, burst=4) == 0.0
+    assert await store.spend("k", per_s=5.0, burst=4) > 0
+    await asyncio.sleep(0.64)  # 3.2 units back at 5/s
     for _ in range(3):
-        assert await store.spend("k", per_s=20.0, burst=4) == 0.0
-    assert await store.spend("k", per_s=20.0, burst=4) > 0
+        assert await store.spend("k", per_s=5.0, burst=4) == 0.0
+    if time.monotonic() - started < 0.8:  # a 4th unit comes back 0.8 s after the start
+        assert await store.spend("k", per_s=5.0, burst=4) > 0
 
 
 async def test_a_negative_cost_gives_units_back_up_to_a_full_bucket(store: Store) -> None:
