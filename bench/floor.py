@@ -45,7 +45,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from crisp.server import looplag
 
@@ -147,7 +147,11 @@ class Floor:
     """One process: its Redis clients, the rooms it has sockets in, their sockets."""
 
     def __init__(self, url: str) -> None:
-        self.redis = Redis.from_url(url, decode_responses=True, max_connections=64)
+        # A bounded, blocking pool, as Crisp's store has: under load an action waits
+        # for a connection instead of failing with "Too many connections".
+        pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=64,
+                                               timeout=5)  # fmt: skip
+        self.redis = Redis.from_pool(pool)
         self.pubsub = self.redis.pubsub()
         self.rooms: dict[str, dict[str, Any]] = {}  # the newest, made here or published
         self.sent: dict[str, int] = {}  # the version last fanned out, per room
