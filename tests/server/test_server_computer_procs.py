@@ -136,8 +136,10 @@ async def test_r17_a_killed_process_computer_seats_play_on_on_the_other(
     # a dies (SIGKILL) with the game going on; its scheduler may hold the room's claim
     a.kill()
     assert await ana.wait_closed() == 1006
-    at_crash = (await stored_state(redis_url, code)).version
+    # b's count first: a move b saves between the two reads is then in b's count and
+    # at or below `at_crash`, never counted as after the crash but not made after it
     before = await computer_moves_made(b)
+    at_crash = (await stored_state(redis_url, code)).version
     ana = await Player.join(b, code, ana.pid, ana.token)
 
     def after_crash(p: Player) -> list[dict[str, Any]]:

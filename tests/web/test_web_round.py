@@ -175,6 +175,9 @@ def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phon
     # --- a bystander still sees which two positions the Queen exchanged once
     # the move is over (its highlight gone), until Ana's next turn
     wait_turn(cy, "p2")
+    # the timer appears once Ben may start (2 s after his turn began); then a few ticks
+    cy.wait_for_function(r"() => window.timerTexts.some(t => /^\d+:\d\d$/.test(t))",
+                         timeout=10_000)
     cy.wait_for_timeout(1600)
     shown = timer_seconds(cy)
     assert shown and max(shown) <= 60, cy.evaluate("() => window.timerTexts")
