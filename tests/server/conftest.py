@@ -2,8 +2,8 @@
 
     store_url     None (memory) or the test Redis: each test using it runs on both stores
     make_server   factory: a live uvicorn server in a thread on `store_url`, Settings overrides
-                  (test hooks on, CRISP_HTTP_LIMITS=off and no per-client message rate
-                  unless given)
+                  (test hooks on, CRISP_HTTP_LIMITS=off, no per-client message rate and
+                  a seat rate of 10/s in game time unless given)
     server        make_server() with test hooks and a fast clock (time_scale FAST)
     spawn_server  factory like make_server but not parametrized (pass redis_url yourself;
                   `hooks=` replaces the app's ServerHooks)
@@ -39,6 +39,10 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
         values: dict[str, Any] = {
             "test_hooks": True, "time_scale": FAST, "http_limits": "off",
             "client_rate_per_s": 100_000,
+            # a seat's message rate in game time: the clock runs 20x (FAST), so the
+            # kit's players move 20x faster than people; the tests of the seat rate
+            # (test_edge_ws, test_server_ws) set the production 10/s themselves
+            "rate_per_s": 10 / FAST,
         }
         values.update(overrides)
         server = ThreadServer(Settings(**values), hooks).start()

@@ -30,7 +30,7 @@ async def test_the_reconnect_flood(make_server: Callable[..., ThreadServer]) -> 
     """A seat that floods, is closed (4429) and reconnects at once finds its bucket
     as it left it; flooding again makes its next hello wait; the other players get
     no more updates than the seat's normal rate allows."""
-    server = make_server()  # default rates: 10/s, burst 20, 4 strikes; hellos 10/1m
+    server = make_server(rate_per_s=10)  # production rates: 10/s, burst 20, 4 strikes; hellos 10/1m
     code, (host, ben) = await table(server, 2)
     started = time.monotonic()
     ben_before = len(ben.updates)
@@ -60,8 +60,8 @@ async def test_the_reconnect_flood(make_server: Callable[..., ThreadServer]) -> 
 async def test_the_hello_backoff_holds_across_processes(
     redis_url: str, spawn_server: Callable[..., ThreadServer]
 ) -> None:
-    a = spawn_server(redis_url=redis_url)
-    b = spawn_server(redis_url=redis_url)
+    a = spawn_server(redis_url=redis_url, rate_per_s=10)
+    b = spawn_server(redis_url=redis_url, rate_per_s=10)
     code, (host, ben) = await table(a, 2)
     await _flood(host)
     assert await host.wait_closed() == 4429
