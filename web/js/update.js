@@ -121,7 +121,10 @@ function applyEvent(s, ev, now, effects) {
   }
   if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
   // Said to every phone, in the notice line: a crisp call, a timeout and what it discarded (R14.2).
-  if (ev.kind === 'crisp' || ev.kind === 'timeout' || (ev.kind === 'discarded' && ev.timeout)) {
+  // A new host's banner from this same update is kept: shown at least once (the
+  // notice is in the log either way).
+  const hostToldNow = s.banner && s.banner.ev.kind === 'host_changed' && s.banner.until === now + 3000;
+  if ((ev.kind === 'crisp' || ev.kind === 'timeout' || (ev.kind === 'discarded' && ev.timeout)) && !hostToldNow) {
     s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS };
   }
   // R17.4: the new host is told so (the role's buttons appear with the view).
