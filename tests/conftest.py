@@ -65,17 +65,18 @@ def cluster_url(redis_cluster: RedisClusterProcs) -> str:
 @pytest.fixture
 def spawn_crisp(tmp_path: Path) -> Iterator[Callable[..., ProcServer]]:
     """`spawn_crisp(log=None, **env)` starts `crisp serve` with the CRISP_* settings
-    `env` (test hooks on, HTTP limits off, time scale 0.05 and log level info unless
-    given), logging to
-    `log` or tmp_path/server-N.log. Every server is stopped at the end (SIGTERM; the
-    test fails if one ignores it), the ones already killed too."""
+    `env` (test hooks on, a manual clock, HTTP limits off and log level info unless
+    given), logging to `log` or tmp_path/server-N.log. Every server is stopped at the
+    end (SIGTERM; the test fails if one ignores it), the ones already killed too.
+    Several processes on one store each have their own manual clock: move them
+    together (`tests.support.servers.advance_all`)."""
     started: list[ProcServer] = []
 
     def spawn(log: Path | None = None, **env: str) -> ProcServer:
         values = {
             "CRISP_TEST_HOOKS": "1",
             "CRISP_HTTP_LIMITS": "off",  # many rooms from one address; edge tests turn it on
-            "CRISP_TIME_SCALE": "0.05",
+            "CRISP_CLOCK": "manual",
             "CRISP_LOG_LEVEL": "info",
             **env,
         }

@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from . import gctune, looplag
+from . import gctune, looplag, testclock
 from .api import router
 from .context import ServerContext, start_context, stop_context
 from .errors import error_response, install_handlers
@@ -141,6 +141,8 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     install_handlers(app, the_hooks)
     app.include_router(router)
+    if settings.clock == "manual":  # a test hook (settings: test hooks on)
+        app.include_router(testclock.router)
     app.add_api_websocket_route("/ws/{code}", websocket_endpoint)
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
     add_web_client(app, web)

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket
 from crisp.engine import Event, State
 from crisp.store import Lease
 
-from .clock import now_ms
+from .clock import Clock
 from .hooks import NOOP_HOOKS, ServerHooks
 from .looks import LookLedger, plan, without_peeks
 from .messages import error_message
@@ -89,8 +89,10 @@ class Connection:
         player_id: str,
         hooks: ServerHooks = NOOP_HOOKS,
         ledger: LookLedger | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.ws = ws
+        self.clock = clock or Clock()
         self.ledger = ledger  # None: every look counts as shown once written (tests)
         self.looks_known = 0  # every look up to this seq reached a connection of the seat
         # Called when owed looks could not be claimed (store unreachable): the hub then
@@ -113,6 +115,7 @@ class Connection:
         self._marks: collections.deque[_Mark] = collections.deque(maxlen=MAX_MARKS)
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._writing = False
 
     # ---- producers (never block) ----
 
@@ -205,10 +208,17 @@ class Connection:
 
     # ---- the writer ----
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and nothing being written (a manual clock's settling)."""
+        return self._queue.empty() and not self._writing
+
     async def _writer(self) -> None:
         try:
             while True:
+                self._writing = False
                 item = await self._queue.get()
+                self._writing = True
                 if isinstance(item, _Close):
                     with contextlib.suppress(Exception):
                         await self.ws.close(item.close_code, item.reason)
@@ -264,7 +274,7 @@ class Connection:
         shared = shared or Shared()
         texts = shared.event_texts(raw)
         shown = [text for ev in events if (text := texts.text(ev, pid)) is not None]
-        frame = shared.frame_at(state, self.room_code, locked, now_ms())
+        frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms())
         self.seq += 1
         self.last_version = int(state.version)
         try:

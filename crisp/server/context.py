@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from crisp.store import Store, create_store
 
 from .clients import TrustedProxies
+from .clock import Clock, ManualClock
 from .hooks import ServerHooks
 from .hub import Hub
 from .limits import Limits
@@ -20,7 +21,7 @@ from .presence import LeaseTimes, Presence
 from .protocol import CloseCode
 from .ratelimit import SocketLimits
 from .rooms import Rooms
-from .scheduler import Scheduler
+from .scheduler import POLL_MS, Scheduler
 from .settings import Settings
 from .throttle import LogThrottle
 from .transport import Guard, connection_cap
@@ -28,6 +29,7 @@ from .transport import Guard, connection_cap
 log = logging.getLogger("crisp.server")
 
 SHUTDOWN_STEP_S = 2.0  # bound of each shutdown step (unsubscribing, closing the store)
+MANUAL_POLL_MS = 1000  # the scheduler's poll on a manual clock (test hooks)
 
 
 @dataclass
@@ -36,6 +38,7 @@ class ServerContext:
 
     settings: Settings
     hooks: ServerHooks
+    clock: Clock  # the one source of game time (clock.py)
     store: Store
     rooms: Rooms
     hub: Hub
@@ -54,10 +57,17 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
     store = ObservedStore(inner, hooks)
     await store.start()
+    clock = ManualClock() if settings.clock == "manual" else Clock()
     times = LeaseTimes.for_scale(settings.effective_time_scale)
-    scheduler = Scheduler(store, lease_check_ms=times.check_ms)
+    scheduler = Scheduler(
+        store, clock, lease_check_ms=times.check_ms,
+        # on a manual clock this process's own deadlines wake it (notify), and the
+        # poll, for other processes' deadlines, need not step the clock 50 ms at a time
+        poll_ms=MANUAL_POLL_MS if clock.manual else POLL_MS,
+    )
     rooms = Rooms(
         store,
+        clock=clock,
         time_scale=settings.effective_time_scale,
         hooks=hooks,
         on_deadline=scheduler.notify,
@@ -65,11 +75,12 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     ctx = ServerContext(
         settings=settings,
         hooks=hooks,
+        clock=clock,
         store=store,
         rooms=rooms,
         hub=Hub(store, hooks),
         scheduler=scheduler,
-        presence=Presence(store, rooms, times),
+        presence=Presence(store, rooms, times, clock),
         limits=Limits(store, settings, hooks),
         sockets=SocketLimits(
             rate=settings.rate_per_s, burst=settings.rate_burst, strikes=settings.rate_strikes,

@@ -65,6 +65,14 @@ class Hub:
         return lock
 
     @property
+    def idle(self) -> bool:
+        """Every local socket has written what it was given, and no refresh is on its
+        way (a manual clock's settling, clock.py)."""
+        return not self._refreshing and all(
+            c.idle or c.closing for r in self.rooms.values() for c in r.conns
+        )
+
+    @property
     def connection_count(self) -> int:
         return sum(len(r.conns) for r in self.rooms.values())
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from crisp.store import Lease, Store, StoreUnavailable
 
-from .clock import now_ms
+from .clock import Clock
 from .logs import fields
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ CLAIM_MS = 3_000  # an expired lease claimed by a process that dies is retried a
 RENEW_BATCH = 500  # leases renewed per store call
 STOP_TIMEOUT_S = 3.0
 RESTART_GRACE_MS = 15_000  # real ms: the leases of sockets closed by a graceful stop
+SLEEPER = "presence"  # its name on a manual clock (clock.py)
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,11 @@ class LeaseTimes:
 class Presence:
     """The leases of this process's live sockets, renewed in one batch per interval."""
 
-    def __init__(self, store: Store, rooms: Rooms, times: LeaseTimes) -> None:
+    def __init__(self, store: Store, rooms: Rooms, times: LeaseTimes, clock: Clock) -> None:
         self.store = store
         self.rooms = rooms
         self.times = times
+        self.clock = clock
         self._held: dict[Lease, Connection] = {}
         self._parting: list[Lease] = []  # sockets closed by a graceful stop
         self._task: asyncio.Task[None] | None = None
@@ -87,7 +89,7 @@ class Presence:
     async def hold(self, conn: Connection) -> None:
         """Take the socket's lease (before its seat is marked connected)."""
         self._held[conn.lease] = conn
-        await self.store.put_leases([conn.lease], now_ms() + self.times.lease_ms)
+        await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
 
     async def release(self, conn: Connection) -> None:
         """The socket ended in order (its seat is already marked): drop its lease."""
@@ -116,7 +118,7 @@ class Presence:
             await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
         parting, self._parting = self._parting, []
         if parting:
-            until = now_ms() + max(self.times.lease_ms, RESTART_GRACE_MS)
+            until = self.clock.now_ms() + max(self.times.lease_ms, RESTART_GRACE_MS)
             try:
                 await asyncio.wait_for(self.store.put_leases(parting, until), STOP_TIMEOUT_S)
             except Exception as exc:  # they run out at their own time instead
@@ -124,7 +126,7 @@ class Presence:
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.times.renew_ms / 1000)
+            await self.clock.sleep(self.times.renew_ms, name=SLEEPER)
             try:
                 await self.renew()
                 if self._failing:
@@ -142,7 +144,7 @@ class Presence:
     async def renew(self) -> None:
         """Renew every held lease; take back the seats of leases that were lost."""
         leases = list(self._held)
-        until = now_ms() + self.times.lease_ms
+        until = self.clock.now_ms() + self.times.lease_ms
         lost: list[Lease] = []
         for i in range(0, len(leases), RENEW_BATCH):
             batch = leases[i : i + RENEW_BATCH]
@@ -158,16 +160,16 @@ class Presence:
             "room %s: %s lost its presence lease; taking it back", conn.room_code,
             conn.player_id, extra=fields(conn.room_code, "lease_lost", player=conn.player_id),
         )
-        await self.store.put_leases([conn.lease], now_ms() + self.times.lease_ms)
+        await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
         number = await self.rooms.reclaim(conn.room_code, conn.player_id, conn.id)
         if number is not None:
             conn.n = number
 
 
-async def expire_leases(store: Store, rooms: Rooms, limit: int = 100) -> int:
-    """Claim the leases that ran out (once across processes) and mark each seat
-    disconnected if that connection is still its newest (R17.3); returns how many."""
-    leases = await store.claim_expired_leases(now_ms(), CLAIM_MS, limit)
+async def expire_leases(store: Store, rooms: Rooms, now: int, limit: int = 100) -> int:
+    """Claim the leases that ran out by `now` (once across processes) and mark each
+    seat disconnected if that connection is still its newest (R17.3); returns how many."""
+    leases = await store.claim_expired_leases(now, CLAIM_MS, limit)
     for lease in leases:
         log.info(
             "room %s: %s's connection %s stopped renewing its lease", lease.code, lease.seat,

@@ -24,7 +24,7 @@ from crisp.engine.clock import at_moment
 from crisp.store import Store
 
 from . import computer
-from .clock import now_ms
+from .clock import Clock
 from .codes import hash_token, new_code, new_token, player_of_token
 from .doccache import DocCache
 from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
@@ -85,11 +85,13 @@ class Rooms:
         self,
         store: Store,
         *,
+        clock: Clock | None = None,
         time_scale: float = 1.0,
         hooks: ServerHooks = NOOP_HOOKS,
         on_deadline: Callable[[int], None] | None = None,
     ) -> None:
         self.store = store
+        self.clock = clock or Clock()
         self.time_scale = time_scale
         self.hooks = hooks
         self.on_deadline = on_deadline
@@ -120,7 +122,7 @@ class Rooms:
         doc = await self.load(room_code)
         if doc is None:
             raise RoomNotFound(room_code)
-        return room_summary(room_code, doc.state, now_ms(), doc.locked)
+        return room_summary(room_code, doc.state, self.clock.now_ms(), doc.locked)
 
     # ---- creating and joining ----
 
@@ -134,7 +136,7 @@ class Rooms:
             time_scale=self.time_scale,
             test_deck=deck,
             test_dealer=dealer,
-            now=now_ms(),  # R17.2: a host who never connects is away 20 s later
+            now=self.clock.now_ms(),  # R17.2: a host who never connects is away 20 s later
         )
         token = new_token()
         host = state.host
@@ -142,7 +144,7 @@ class Rooms:
             room_code = new_code()
             doc = RoomDoc(
                 room_code=room_code, state=state, token_hashes={host: hash_token(token)},
-                created_ms=now_ms(),
+                created_ms=self.clock.now_ms(),
             )
             if await self.store.create(room_code, doc.dumps(), engine.next_deadline(state)):
                 self.hooks.room_created(room_code)
@@ -334,7 +336,7 @@ class Rooms:
                     raise RoomNotFound(room_code)
                 version, text = found.version, found.doc
                 doc = self.docs.parse(room_code, found)
-            now = now_ms()
+            now = self.clock.now_ms()
             try:
                 out = fn(doc, now)
             except Exception:

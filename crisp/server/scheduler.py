@@ -18,13 +18,12 @@ their process is marked disconnected by whichever process claims its lease.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 from crisp.store import StoreUnavailable
 
-from .clock import now_ms
+from .clock import Clock
 from .presence import expire_leases
 
 if TYPE_CHECKING:
@@ -39,6 +38,7 @@ LEASE_MS = 3000
 CLAIM_LIMIT = 100
 CONCURRENCY = 16
 STOP_TIMEOUT_S = 3.0
+SLEEPER = "scheduler"  # its name on a manual clock (clock.py)
 
 
 class Scheduler:
@@ -47,12 +47,14 @@ class Scheduler:
     def __init__(
         self,
         store: Store,
+        clock: Clock,
         *,
         poll_ms: int = POLL_MS,
         lease_ms: int = LEASE_MS,
         lease_check_ms: int = 1000,
     ) -> None:
         self.store = store
+        self.clock = clock
         self.rooms: Rooms | None = None
         self.poll_ms = poll_ms
         self.lease_ms = lease_ms
@@ -111,29 +113,28 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler tick failed")
                 delay = 500
-            self._sleep_until = now_ms() + delay
+            self._sleep_until = self.clock.now_ms() + delay
             self._wake.clear()
             if self._stopping:
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay / 1000)
+            await self.clock.sleep(delay, self._wake, name=SLEEPER)
 
     async def _delay(self) -> int:
         due = await self.store.next_due_ms()
-        now = now_ms()
+        now = self.clock.now_ms()
         wait = self.poll_ms if due is None else max(0, min(self.poll_ms, due - now))
         return max(0, min(wait, self._next_lease_check - now))
 
     async def tick(self) -> int:
         """Claim and advance the rooms that are due now (and, when it is time, expire
         the presence leases that ran out); returns how many rooms and leases."""
-        now = now_ms()
+        now = self.clock.now_ms()
         expired = 0
         if now >= self._next_lease_check:
             assert self.rooms is not None
             self._next_lease_check = now + self.lease_check_ms
-            expired = await expire_leases(self.store, self.rooms, CLAIM_LIMIT)
-        codes = await self.store.claim_due(now_ms(), self.lease_ms, CLAIM_LIMIT)
+            expired = await expire_leases(self.store, self.rooms, now, CLAIM_LIMIT)
+        codes = await self.store.claim_due(self.clock.now_ms(), self.lease_ms, CLAIM_LIMIT)
         if codes:
             await asyncio.gather(*(self._advance(code) for code in codes))
         return len(codes) + expired

@@ -139,6 +139,10 @@ class Settings(BaseSettings):
         default=False, description="accept test decks/dealer; honour time_scale"
     )
     time_scale: float = Field(default=1.0, gt=0, le=100, description="multiplies game durations")
+    clock: Literal["real", "manual"] = Field(
+        default="real",
+        description="manual: game time moves only by POST /api/test/clock (test hooks only)",
+    )
     web_dir: Path | None = Field(default=None, description="directory of the static web client")
     public_url: str | None = Field(
         default=None,
@@ -234,6 +238,19 @@ class Settings(BaseSettings):
                 raise ValueError(f"{origin!r} is not '*' or an http(s):// origin")
             out.append(origin.lower())
         return out
+
+    @field_validator("clock", mode="before")
+    @classmethod
+    def _lower_clock(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _check_clock(self) -> Settings:
+        if self.clock == "manual" and not self.test_hooks:
+            raise ValueError("CRISP_CLOCK=manual needs CRISP_TEST_HOOKS=1 (a test hook)")
+        if self.clock == "manual" and self.workers > 1:
+            raise ValueError("CRISP_CLOCK=manual runs one process (CRISP_WORKERS=1)")
+        return self
 
     @model_validator(mode="after")
     def _check_workers(self) -> Settings:

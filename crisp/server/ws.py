@@ -71,7 +71,9 @@ async def _seat(ws: WebSocket, ctx: ServerContext, client: str, room_code: str |
     player_id = await _hello(ws, ctx, client, room_code)
     if room_code is None or player_id is None:
         return
-    conn = Connection(ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code))
+    conn = Connection(
+        ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code), ctx.clock
+    )
     conn.on_looks_unsent = ctx.hub.refresh
     conn.start_writer()
     try:

@@ -65,7 +65,11 @@ async def test_a_game_at_debug_level_logs_json_with_room_codes_and_no_token(
     await start_game([ana, ben], ready=False, limit=50)
     await play_rounds_to_game_over([ana, ben])
     await close_all([ana, ben])
-    await asyncio.sleep(0.2)  # let the server log the closes
+    def closes_logged(text: str) -> bool:  # the three seats' closes (one was kicked)
+        events = [json.loads(raw) for raw in text.splitlines() if raw.startswith("{")]
+        return len([x for x in events if x.get("event") == "ws_closed" and "player" in x]) >= 3
+
+    await server.log_shows(closes_logged)
     server.stop()
 
     assert server.log_path is not None

@@ -65,7 +65,7 @@ def no_ready_in_first_peek(p: Player, v: dict[str, Any], now: int) -> dict[str, 
 @pytest.fixture
 def server(redis_url: str) -> Iterator[ThreadServer]:
     s = ThreadServer(
-        Settings(test_hooks=True, time_scale=0.05, redis_url=redis_url, http_limits="off")
+        Settings(test_hooks=True, clock="manual", redis_url=redis_url, http_limits="off")
     ).start()
     yield s
     s.stop()

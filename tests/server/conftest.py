@@ -2,9 +2,14 @@
 
     store_url     None (memory) or the test Redis: each test using it runs on both stores
     make_server   factory: a live uvicorn server in a thread on `store_url`, Settings overrides
-                  (test hooks on, CRISP_HTTP_LIMITS=off, no per-client message rate and
-                  a seat rate of 10/s in game time unless given)
-    server        make_server() with test hooks and a fast clock (time_scale FAST)
+                  (test hooks on, a manual clock, CRISP_HTTP_LIMITS=off, no per-client
+                  message rate and a seat rate of KIT_RATE_PER_S unless given)
+    server        make_server() with its defaults
+
+Game time stands still on these servers until a test moves it: `server.advance(ms)`
+(or a player's `server_time(at)`, and `drive_all` of tests/support/play.py, which
+move it to the next moment something can happen). Durations are the rules' own
+(R10.4: 2 s / 3 s, R16.2: 10 s, R17.2: 20 s, R17.4: 60 s).
     spawn_server  factory like make_server but not parametrized (pass redis_url yourself;
                   `hooks=` replaces the app's ServerHooks)
 """
@@ -25,7 +30,7 @@ from tests.support.servers import ThreadServer
 # GIL over quickly (default 5 ms) so that I/O-heavy servers (Redis) are not starved.
 sys.setswitchinterval(0.0005)
 
-FAST = 0.05  # CRISP_TIME_SCALE for the suite: 2 s -> 100 ms, 3 s -> 150 ms, 10 s -> 500 ms
+KIT_RATE_PER_S = 200  # a seat's messages per second for the kit's players (real time)
 
 
 @pytest.fixture
@@ -37,14 +42,15 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
         # test hook, protocol.md v1.1) and the per-client message rate is out of reach;
         # the tests of those limits (tests/edge/) set them.
         values: dict[str, Any] = {
-            "test_hooks": True, "time_scale": FAST, "http_limits": "off",
+            "test_hooks": True, "clock": "manual", "http_limits": "off",
             "client_rate_per_s": 100_000,
-            # a seat's message rate in game time: the clock runs 20x (FAST), so the
-            # kit's players move 20x faster than people; the tests of the seat rate
-            # (test_edge_ws, test_server_ws) set the production 10/s themselves
-            "rate_per_s": 10 / FAST,
+            # the kit's players move far faster than people; the tests of the seat
+            # rate (test_edge_ws, test_server_ws) set the production 10/s themselves
+            "rate_per_s": KIT_RATE_PER_S,
         }
         values.update(overrides)
+        if not values["test_hooks"] and "clock" not in overrides:
+            values["clock"] = "real"  # the manual clock is a test hook
         server = ThreadServer(Settings(**values), hooks).start()
         servers.append(server)
         return server

@@ -5,23 +5,20 @@ forever and never plays on with nobody watching. On both stores."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
-import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
 from crisp.bench.client import legal_at
 from crisp.bots import THINK_MS, random_move
-from crisp.server.clock import now_ms
-from tests.support.play import BotPolicy, drive, finished, simple_policy
+from tests.support.play import BotPolicy, drive, drive_all, finished, simple_policy
 from tests.support.player import Player, close_all
 from tests.support.rooms import acts_of, add_bots, create_room, join_room, start_game, table
 from tests.support.servers import ThreadServer
 
-FAST = 0.05
+PEEK_MS = 10_000  # R16.2
+AWAY_MS = 20_000  # R17.2
+HOST_AWAY_MS = 60_000  # R17.4
 
 
 async def test_r17_1_one_human_and_three_bots_play_to_game_over_and_a_rematch(
@@ -40,24 +37,21 @@ async def test_r17_1_one_human_and_three_bots_play_to_game_over_and_a_rematch(
     await ana.act("start")
     # the bots confirm the peek phase themselves (R16.2), then play
     for _ in range(15):
-        await drive(ana, simple_policy, finished(("round_over", "game_over")), timeout=60)
+        await drive(ana, simple_policy, finished(("round_over", "game_over")))
         if ana.view["status"] == "game_over":
             break
         await ana.act("next_round")
         await ana.wait_view(lambda v: v["status"] == "peek")
     over = ana.view
     assert over["status"] == "game_over" and max(p["total"] for p in over["players"]) >= 50
-    # every bot played, never instantly: a drawn card is resolved a pause later (R17.1).
-    # These are the server times of the updates, sent a moment after each save, so a
-    # late update can shorten one gap: the median says it (the plans are checked
-    # exactly in test_server_computer_plans.py).
-    least = THINK_MS[0] * FAST
+    # every bot played, never instantly: a drawn card is resolved a pause later (R17.1);
+    # on the manual clock each update's `now` is the moment of its change
     for bot in bots:
         moves = acts_of(ana, bot)
         assert len(moves) > 3, bot
         pauses = [later[0] - at for (at, e), later in itertools.pairwise(moves)
                   if e["kind"] == "drew"]
-        assert pauses and statistics.median(pauses) >= least, (bot, pauses)
+        assert pauses and min(pauses) >= THINK_MS[0], (bot, pauses)
     # the bots' own looks never reached the human
     assert all(e["player"] == pid for e in ana.events("peek"))
 
@@ -65,16 +59,15 @@ async def test_r17_1_one_human_and_three_bots_play_to_game_over_and_a_rematch(
     v = await ana.wait_view(lambda v: v["status"] in ("lobby", "peek") and v["round"] <= 1)
     if v["status"] == "lobby":  # a rematch returns to the lobby: start again
         await ana.act("start")
-    v = await ana.wait_view(lambda v: v["status"] == "playing", timeout=10)
+    await server.advance(10_000)  # the bots confirm the peek phase; it ends by then (R16.2)
+    v = await ana.wait_view(lambda v: v["status"] == "playing")
     assert [p["id"] for p in v["players"] if p["is_bot"]] == bots
     await close_all([ana])
 
 
 async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_back(
-    make_server: Callable[..., ThreadServer],
+    server: ThreadServer,
 ) -> None:
-    scale = 0.4  # away after 8 s; a turn may start 800 ms after it began (R10.4)
-    server = make_server(time_scale=scale)
     code, players = await table(server, 3)
     ana, _ben, _cid = players
     await start_game(players)  # no draw timer (R14 off): the table used to wait forever
@@ -83,14 +76,16 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
     watcher = next(p for p in players if p is not mover)
     mark = watcher.mark()
     await mover.close()  # the turn player closes their phone
-    closed = time.monotonic()
-    away = await watcher.wait_event("away", after=mark, timeout=30 * scale + 5)
+    await watcher.wait_event("disconnected", after=mark)
+    # R17.2: away 20 s after the last connection ended, not a moment before
+    await server.advance(AWAY_MS - 1)
+    assert watcher.events("away") == []
+    await server.advance(1)
+    away = await watcher.wait_event("away", after=mark)
     assert away["player"] == mover.pid
     moved_on = await watcher.wait_view(
-        lambda v: v["turn"] is not None and v["turn"]["player"] != mover.pid, timeout=5, after=mark
+        lambda v: v["turn"] is not None and v["turn"]["player"] != mover.pid, after=mark
     )
-    took = time.monotonic() - closed
-    assert took <= 25 * scale, took  # 20 s to be away, then the computer plays at once
     assert moved_on["players"][[p["id"] for p in moved_on["players"]].index(mover.pid)]["away"]
     # at once (R17.2): its whole turn is in the very change that made the seat away
     (at_away,) = [u for u in watcher.updates[mark:] if any(
@@ -98,17 +93,14 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
     kinds = [e["kind"] for e in at_away["events"] if e.get("player") == mover.pid]
     assert kinds[:2] == ["away", "drew"] and len(kinds) >= 3, kinds
 
-    # the others play on (calling no crisp); when the away seat's next turn starts,
+    # the others play on (calling no crisp) until the away seat's next turn starts;
     # its player comes back before that turn may start (R10.4): mid-turn
     others = [p for p in players if p is not mover]
     rng = random.Random(5)
-    stop = asyncio.Event()
 
     def no_crisp(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
         return random_move(legal_at(v, now), rng, crisp_chance=0.0)
 
-    drivers = [asyncio.create_task(drive(p, no_crisp, lambda q: stop.is_set(), timeout=30))
-               for p in others]
     mark = watcher.mark()
 
     def turn_of_mover(q: Player) -> int | None:
@@ -117,10 +109,10 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
                 return i
         return None
 
-    started = await watcher.wait(turn_of_mover, timeout=20, what="the away seat's turn")
+    await drive_all([(p, no_crisp, lambda q: turn_of_mover(watcher) is not None)
+                     for p in others])
+    started = turn_of_mover(watcher)
     back = await Player.join(server, code, mover.pid, mover.token)
-    stop.set()
-    await asyncio.gather(*drivers)
     assert back.view["turn"]["player"] == mover.pid and back.view["holding"] is None
     assert not next(p for p in back.view["players"] if p["id"] == mover.pid)["away"]
     assert (await watcher.wait_event("back", after=mark))["player"] == mover.pid
@@ -130,11 +122,11 @@ async def test_r17_2_the_no_timer_stall_moves_on_and_the_player_takes_the_seat_b
     # from `back` on the computer sends nothing more for them: the seat waits, also
     # past the moment the turn may start, when the computer would have played it
     may_start = back.view["turn"]["may_start_at"]
-    await asyncio.sleep(max(0, may_start - now_ms()) / 1000 + 4 * THINK_MS[1] * scale / 1000)
+    await server.advance(to=may_start + 4 * THINK_MS[1])
     assert acts_of(watcher, mover.pid, after=at_back) == []
+    assert back.view["turn"]["player"] == mover.pid
     # and the player plays their turn themselves
-    await drive(back, simple_policy, lambda q: len(acts_of(watcher, mover.pid, at_back)) >= 2,
-                timeout=20)
+    await drive(back, simple_policy, lambda q: len(acts_of(watcher, mover.pid, at_back)) >= 2)
     await close_all([*others, back])
 
 
@@ -143,20 +135,20 @@ async def test_r17_6_nothing_acts_while_every_human_is_away(server: ThreadServer
     ana = await Player.join(server, code, pid, token)
     await add_bots(ana, "normal", "normal")
     await ana.act("start")
-    await ana.wait_view(lambda v: v["status"] == "playing", timeout=10)
+    await server.advance(PEEK_MS)  # the bots confirm; the phase ends by then (R16.2)
+    await ana.wait_view(lambda v: v["status"] == "playing")
     await ana.close()
-    # the bots play on only until Ana is away (1 s); after that nothing happens
-    await asyncio.sleep(20 * FAST + 0.5)
+    # the bots play on only until Ana is away (20 s); after that nothing happens
+    await server.advance(AWAY_MS)
     doc = await server.call(server.ctx.rooms.load(code))
     frozen = doc.state.version
     assert next(p for p in doc.state.players if p.id == pid).away
-    await asyncio.sleep(10 * THINK_MS[1] * FAST / 1000 + 0.5)
-    doc = await server.call(server.ctx.rooms.load(code))
-    assert doc.state.version == frozen
+    answer = await server.advance(10 * THINK_MS[1], room=code)
+    assert answer["version"] == frozen
     # Ana comes back: the table goes on (her turn is hers; the bots play theirs)
     ana = await Player.join(server, code, pid, token)
     mark = ana.mark()
-    await drive(ana, simple_policy, lambda p: len(acts_of(p, "p2", after=mark)) > 0, timeout=20)
+    await drive(ana, simple_policy, lambda p: len(acts_of(p, "p2", after=mark)) > 0)
     await close_all([ana])
 
 
@@ -181,8 +173,8 @@ async def test_r17_5_kick_during_a_game_hands_the_seat_to_the_computer(
     # a seat the computer already plays cannot be kicked again; the game goes on
     assert (await ana.act("kick", player=ben.pid))["type"] == "error"
     mark = cid.mark()
-    await asyncio.gather(*(drive(p, simple_policy, lambda q: len(acts_of(q, ben.pid, mark)) > 0,
-                                 timeout=20) for p in (ana, cid)))
+    await drive_all([(p, simple_policy, lambda q: len(acts_of(q, ben.pid, mark)) > 0)
+                     for p in (ana, cid)])
     await close_all([ana, cid])
 
 
@@ -234,8 +226,12 @@ async def test_r17_4_an_away_host_hands_the_role_on(server: ThreadServer) -> Non
     ana, ben, cid = players
     mark = ben.mark()
     await ana.close()
-    # away after 20 s, the role passes 60 s later (scaled: 1 s + 3 s)
-    ev = await ben.wait_event("host_changed", after=mark, timeout=80 * FAST + 5)
+    await ben.wait_event("disconnected", after=mark)
+    # R17.4: away after 20 s, the role passes 60 s after that, not a moment before
+    await server.advance(AWAY_MS + HOST_AWAY_MS - 1)
+    assert ben.events("host_changed") == [] and ben.view["host"] == ana.pid
+    await server.advance(1)
+    ev = await ben.wait_event("host_changed", after=mark)
     assert ev["player"] == ben.pid  # the connected human who joined earliest
     assert ben.view["host"] == ben.pid and "start" in ben.view["legal"]
     await add_bots(ben, "easy")  # the new host has the host's actions
@@ -249,7 +245,7 @@ async def test_r17_1_bots_in_the_lobby_are_refused_past_eight_seats_and_removabl
     ana = await Player.join(server, code, pid, token)
     bots = await add_bots(ana, *(["normal"] * 7))
     assert (await ana.act("add_bot"))["code"] == "room_full"
-    assert (await ana.act("add_bot", level="hard"))["code"] == "bad_message"
+    assert (await ana.act("add_bot", level="expert"))["code"] == "bad_message"
     await ana.act("kick", player=bots[0])
     v = await ana.wait_view(lambda v: len(v["players"]) == 7)
     assert bots[0] not in [p["id"] for p in v["players"]]
@@ -265,7 +261,6 @@ async def test_a_bot_policy_plays_a_human_seat_too(server: ThreadServer) -> None
     ana = await Player.join(server, code, pid, token)
     await add_bots(ana, "easy")
     await ana.act("start")
-    await drive(ana, BotPolicy(pid, "normal", seed=7), finished(("round_over", "game_over")),
-                timeout=60)
+    await drive(ana, BotPolicy(pid, "normal", seed=7), finished(("round_over", "game_over")))
     assert ana.view["last_round"] is not None
     await close_all([ana])

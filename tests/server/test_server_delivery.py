@@ -31,7 +31,6 @@ from crisp import engine
 from crisp.bench.client import legal_at
 from crisp.bench.procs import RedisServer, start_redis
 from crisp.server import doccache
-from crisp.server.clock import now_ms
 from crisp.server.hooks import ServerHooks
 from crisp.server.roomdoc import RoomDoc
 from crisp.server.rooms import Rooms
@@ -44,6 +43,13 @@ from tests.support.servers import ThreadServer
 pytestmark = pytest.mark.redis
 
 CATCH_UP_S = 2.0  # every client has the saved table this long after Redis answers again
+# These tests break the store in real time (a killed, frozen or paused Redis), so their
+# servers keep real time, 20 times faster: the players' turns may start 100 ms apart.
+REAL_TIME = {"clock": "real", "time_scale": 0.05}
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
 FAST_FAIL = "?op_timeout=1"  # a store call is given up after 1 s (instead of 5)
 
 
@@ -184,7 +190,7 @@ class Actor:
                 if answer["code"] == "outcome_unknown":
                     await self._next_update(10)
                 else:
-                    await asyncio.sleep(0.02)
+                    await asyncio.sleep(0.02)  # pacing: a player tries again shortly
 
     async def _next_update(self, timeout: float) -> None:
         seen = len(self.p.updates)
@@ -242,9 +248,9 @@ async def play_through(
     code, players = await playing_table(server)
     actors = [Actor(p) for p in players]
     try:
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # pacing: the players act a while before the fault
         back = await fault()
-        await asyncio.sleep(0.3)  # they act right as it comes back
+        await asyncio.sleep(0.3)  # pacing: they act right as it comes back
     finally:
         for a in actors:
             await a.stop()
@@ -266,11 +272,11 @@ async def test_redis_restart_while_players_act_loses_nothing_and_every_client_ca
 
     async def restart() -> float:
         redis.kill()  # SIGKILL: what was acknowledged is in the append-only file
-        await asyncio.sleep(0.3)  # the actors meet a dead store
+        await asyncio.sleep(0.3)  # the fault's length: the actors meet a dead store
         aof_redis.append(start_redis(port=redis.port, appendonly_dir=redis.dir))
         return time.monotonic()
 
-    server = spawn_server(redis_url=redis.url + FAST_FAIL)
+    server = spawn_server(redis_url=redis.url + FAST_FAIL, **REAL_TIME)
     actors = await play_through(server, redis.url, restart)
     assert errors_of(actors)  # the actors met the dead store
 
@@ -284,12 +290,12 @@ async def test_sigstop_for_10_s_mid_turn(
     async def freeze() -> float:
         os.kill(own_redis.pid, signal.SIGSTOP)
         try:
-            await asyncio.sleep(10)
+            await asyncio.sleep(10)  # the fault's length (real time): Redis frozen 10 s
         finally:
             os.kill(own_redis.pid, signal.SIGCONT)
         return time.monotonic()
 
-    server = spawn_server(redis_url=own_redis.url + FAST_FAIL)
+    server = spawn_server(redis_url=own_redis.url + FAST_FAIL, **REAL_TIME)
     actors = await play_through(server, own_redis.url, freeze)
     assert errors_of(actors)  # the actors met the frozen store
 
@@ -324,7 +330,7 @@ async def test_a_save_sent_to_a_frozen_redis_and_applied_later_is_never_called_n
     # Redis between the load and the save.
     monkeypatch.setattr(doccache, "RECENT_S", -1.0)
     hooks = StopRedisAfterLoad()
-    server = spawn_server(hooks, redis_url=own_redis.url + FAST_FAIL)
+    server = spawn_server(hooks, redis_url=own_redis.url + FAST_FAIL, **REAL_TIME)
     try:
         code, players = await playing_table(server, 2)
         mover = next(p for p in players if p.view["turn"]["player"] == p.pid)
@@ -333,7 +339,7 @@ async def test_a_save_sent_to_a_frozen_redis_and_applied_later_is_never_called_n
         hooks.redis_pid = own_redis.pid
         answer = await mover.act("draw", source="stock")
         assert answer["type"] == "error" and answer["code"] == "outcome_unknown", answer
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # the fault's length: Redis frozen with the save sent
         os.kill(own_redis.pid, signal.SIGCONT)
         back = time.monotonic()
         await mover.wait(first_update_after(mover, answer), CATCH_UP_S, "an update")
@@ -360,7 +366,7 @@ async def test_a_save_redis_dropped_unanswered_ends_in_the_current_table(
     on it (`outcome_unknown`) and Redis drops it with the connection. The player gets
     the current table as soon as the store answers (here at once: reads go on), and
     may act again once the pause is over."""
-    server = spawn_server(redis_url=own_redis.url + FAST_FAIL)
+    server = spawn_server(redis_url=own_redis.url + FAST_FAIL, **REAL_TIME)
     code, players = await playing_table(server, 2)
     mover = next(p for p in players if p.view["turn"]["player"] == p.pid)
     await mover.wait_legal("draw")
@@ -370,7 +376,7 @@ async def test_a_save_redis_dropped_unanswered_ends_in_the_current_table(
     assert answer["type"] == "error" and answer["code"] == "outcome_unknown", answer
     refresh = await mover.wait(first_update_after(mover, answer), 1.0, "the current table")
     assert refresh["view"]["version"] == before and refresh["view"]["holding"] is None
-    await asyncio.sleep(0.6)  # the pause is over
+    await raw.set("crisp:test:probe", "1")  # a write waits until the pause is over
     assert (await stored(own_redis.url, code)).state.version == before
     assert (await mover.act("draw", source="stock"))["type"] == "update"
     assert [e["code"] for e in mover.errors] == ["outcome_unknown"]
@@ -383,7 +389,7 @@ async def test_a_change_published_while_the_subscriber_was_cut_still_arrives(
     """CLIENT KILL TYPE pubsub while the server cannot notice at once (its event loop
     is held for 0.3 s), and another process saves a change meanwhile: the message
     is lost for this server, which reloads the room once subscribed again."""
-    server = spawn_server(redis_url=own_redis.url)
+    server = spawn_server(redis_url=own_redis.url, **REAL_TIME)
     code, players = await playing_table(server, 2)
     mover = next(p for p in players if p.view["turn"]["player"] == p.pid)
     await mover.wait_legal("draw")
@@ -392,7 +398,7 @@ async def test_a_change_published_while_the_subscriber_was_cut_still_arrives(
     try:
         before = mover.view["version"]
         server.loop.call_soon_threadsafe(time.sleep, 0.3)  # the server is busy
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # pacing: the server's loop is held from now on
         assert await raw.client_kill_filter(_type="pubsub") >= 1
         await Rooms(other).act(code, mover.pid, engine.action_from_dict(
             {"type": "draw", "source": "stock"}))
@@ -415,10 +421,10 @@ async def test_the_subscriber_killed_again_and_again_mid_game(
 
     async def cut() -> float:
         for _ in range(8):
-            await asyncio.sleep(0.15)
+            await asyncio.sleep(0.15)  # the fault's rhythm: a cut every 150 ms
             await raw.client_kill_filter(_type="pubsub")
         return time.monotonic()
 
-    server = spawn_server(redis_url=own_redis.url)
+    server = spawn_server(redis_url=own_redis.url, **REAL_TIME)
     actors = await play_through(server, own_redis.url, cut)
     assert not errors_of(actors)

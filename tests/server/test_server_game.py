@@ -4,11 +4,15 @@ timers, reconnects and the refusals of the rules."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from tests.support.decks import deck
-from tests.support.play import drive, finished, play_rounds_to_game_over, simple_policy
+from tests.support.play import (
+    drive_all,
+    finished,
+    play_rounds_to_game_over,
+    simple_policy,
+)
 from tests.support.player import Player, close_all
 from tests.support.rooms import start_game, table
 from tests.support.servers import ThreadServer
@@ -22,10 +26,13 @@ def peeks(p: Player) -> list[tuple[str, str]]:
     return [(e["slot"], e["card"]) for e in p.events("peek")]
 
 
+PEEK_MS = 10_000  # R16.2
+
+
 async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
     make_server: Callable[..., ThreadServer],
 ) -> None:
-    server = make_server(time_scale=0.1)  # crisp window 300 ms, start delay 200 ms
+    server = make_server()
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await start_game([ana, ben], ready=False, limit=50)
     ev = await ben.wait_event("round_started")
@@ -117,8 +124,8 @@ async def test_r2_to_r16_scripted_game_then_game_over_and_rematch(
         await ana.act("next_round")
         for p in (ana, ben):
             await p.wait_view(lambda v: v["status"] == "peek")
-        await asyncio.gather(
-            *(drive(p, simple_policy, finished(("round_over", "game_over"))) for p in (ana, ben))
+        await drive_all(
+            [(p, simple_policy, finished(("round_over", "game_over"))) for p in (ana, ben)]
         )
         if ana.view["status"] == "game_over":
             break
@@ -160,17 +167,24 @@ async def test_full_games_with_more_players(server: ThreadServer) -> None:
 async def test_r14_draw_timeout_and_r16_2_peek_timeout(
     make_server: Callable[..., ThreadServer],
 ) -> None:
-    server = make_server(time_scale=0.04)  # 30 s -> 1200 ms, peek 10 s -> 400 ms
-    _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
+    server = make_server()
+    code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("options", draw_seconds=30)
     await ana.act("start")
-    # nobody confirms: the peek phase ends by the clock (R16.2)
-    v = await ben.wait_view(lambda v: v["status"] == "playing", timeout=5)
+    # nobody confirms: the peek phase ends by the clock, 10 s after the deal (R16.2)
+    v = await ben.wait_view(lambda v: v["status"] == "peek")
+    assert (await server.advance(PEEK_MS - 1, room=code))["version"] == v["version"]
+    await server.advance(1)
+    v = await ben.wait_view(lambda v: v["status"] == "playing")
     assert v["turn"]["player"] == "p2"
     deadline = v["turn"]["draw_deadline"]
-    assert deadline - v["turn"]["may_start_at"] == 1200
-    # p2 does nothing: the top card is drawn and discarded for them (R14.2a), no window (R10.5)
-    ev = await ana.wait_event("timeout", timeout=5)
+    assert deadline - v["turn"]["may_start_at"] == 30_000  # R14.1, from the start (R14.3)
+    # p2 does nothing: at the deadline, not before, the top card is drawn and discarded
+    # for them (R14.2a), and no window opens (R10.5)
+    await server.advance(to=deadline - 1)
+    assert ana.events("timeout") == []
+    await server.advance(to=deadline)
+    ev = await ana.wait_event("timeout")
     assert ev == {"kind": "timeout", "player": "p2"}
     disc = await ana.wait_event("discarded")
     assert disc == {"kind": "discarded", "player": "p2", "card": "JD", "timeout": True}
@@ -179,8 +193,9 @@ async def test_r14_draw_timeout_and_r16_2_peek_timeout(
     # p1 draws and holds too long: the held card is discarded unused (R14.2b)
     await ana.wait_legal("draw")
     await ana.act("draw", source="stock")
-    await ana.wait_view(lambda v: v["holding"] == "QD")
-    await ana.wait_view(lambda v: v["turn"]["player"] == "p2", timeout=5)
+    v = await ana.wait_view(lambda v: v["holding"] == "QD")
+    await server.advance(to=v["turn"]["draw_deadline"])
+    await ana.wait_view(lambda v: v["turn"]["player"] == "p2")
     assert ana.events("discarded")[-1] == {
         "kind": "discarded", "player": "p1", "card": "QD", "timeout": True}
     assert ana.view["holding"] is None
@@ -188,7 +203,7 @@ async def test_r14_draw_timeout_and_r16_2_peek_timeout(
 
 
 async def test_refusals_of_the_rules(make_server: Callable[..., ThreadServer]) -> None:
-    server = make_server(time_scale=1.0)  # real timing: the next player may start after 2 s
+    server = make_server()
     _code, (ana, ben) = await table(server, 2, deck=SCRIPT, dealer=0)
     await ana.act("start")
     await ana.act("start", id="s2")
@@ -279,7 +294,7 @@ async def test_r16_3_reconnect_restores_the_seat_without_old_peeks(server: Threa
 async def test_r16_2_a_disconnect_can_end_the_peek_phase(
     make_server: Callable[..., ThreadServer],
 ) -> None:
-    server = make_server(time_scale=1.0)  # the peek phase would last 10 s
+    server = make_server()
     _code, (ana, ben, cid) = await table(server, 3)
     await ana.act("start")
     await ana.wait_view(lambda v: v["status"] == "peek")
@@ -287,5 +302,5 @@ async def test_r16_2_a_disconnect_can_end_the_peek_phase(
     await ben.act("ready")
     await ana.wait_view(lambda v: sum(p["ready"] for p in v["players"]) == 2)
     await cid.close()
-    await ana.wait_view(lambda v: v["status"] == "playing", timeout=3)
+    await ana.wait_view(lambda v: v["status"] == "playing")  # no clock moved
     await close_all([ana, ben])

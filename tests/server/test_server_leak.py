@@ -17,8 +17,6 @@ Every frame is also validated against the protocol models (`extra="forbid"`), so
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -27,7 +25,7 @@ from typing import Any
 from crisp.bench.client import legal_at
 from crisp.bots import random_move
 from crisp.server.messages import SERVER_ADAPTER
-from tests.support.play import now_ms, play_action
+from tests.support.play import in_step, play_action
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import ThreadServer
@@ -200,8 +198,8 @@ def random_policy(rng: random.Random, seats: int) -> Callable[..., dict[str, Any
     def policy(p: Player, v: dict[str, Any], now: int) -> dict[str, Any] | None:
         legal = v["legal"]
         status = v["status"]
-        # R17.4: at this time scale a host slow to connect (away 200 ms, then 600 ms)
-        # hands the role on; whoever the view names host acts as host
+        # R17.4: a host away long enough hands the role on; whoever the view names
+        # host acts as host
         host = v["host"] == p.pid
         if status == "lobby":
             if not host or not all(x["connected"] or x["is_bot"] for x in v["players"]):
@@ -229,79 +227,104 @@ def random_policy(rng: random.Random, seats: int) -> Callable[..., dict[str, Any
     return policy
 
 
-class Budget:
-    """How much one random game plays: until game over, the end of round `rounds`, or
-    `max_turns` turns, whichever comes first; the first seat to see it stops them all.
-
-    A round ends only when a crisp call lands inside its window, 30 ms of wall clock at
-    this time scale; the slower the machine, the more calls come too late and the
-    more turns a round takes. Counting turns instead of seconds keeps the work of the
-    test the same on a slow machine; a seat that receives nothing for STALL_S seconds
-    has found a stuck game."""
-
-    def __init__(self, rounds: int, max_turns: int) -> None:
-        self.rounds = rounds
-        self.max_turns = max_turns
-        self.turns = 0  # turn_started events seen by the seat that has seen most
-        self.over = False
-
-    def spent(self, view: dict[str, Any], turns: int) -> bool:
-        """Update from one seat's latest view and the turns it saw start; True once the
-        game has played enough."""
-        self.turns = max(self.turns, turns)
-        status = view["status"]
-        if status == "game_over" or (status == "round_over" and view["round"] >= self.rounds):
-            self.over = True
-        if self.turns >= self.max_turns:
-            self.over = True
-        return self.over
+AWAY_MS = 20_000  # R17.2
 
 
-STALL_S = 10.0  # a seat that receives nothing for this long is in a stuck game
+class Table:
+    """One random game, played by one loop on the server's manual clock: each pass
+    lets every connected seat, in a random order, make its policy's move (sometimes
+    after letting game time run: a late crisp call, a draw timer that runs out,
+    R10.4, R14), sometimes drops a seat's connection and brings it back at once or
+    after it was away long enough for the computer to play it (R17.2). When no seat
+    has a move, the clock moves to the next moment something can happen."""
 
+    def __init__(self, server: ThreadServer, code: str, seats: list[Seat], rng: random.Random,
+                 size: int) -> None:
+        self.server = server
+        self.code = code
+        self.seats = seats
+        self.rng = rng
+        self.policies = {s.pid: random_policy(random.Random(rng.random()), size) for s in seats}
+        self.back_at: dict[str, int] = {}  # a seat gone away, and when it comes back
 
-async def play_seat(
-    server: ThreadServer, code: str, seat: Seat, rng: random.Random, seats: int, budget: Budget
-) -> None:
-    """Play randomly until the game's budget is spent; sometimes reconnect, sometimes
-    stay away long enough for the computer to play the seat (R17.2)."""
-    policy = random_policy(rng, seats)
-    seat.player = await Player.join(server, code, seat.pid, seat.token)
-    clock = asyncio.get_running_loop().time
-    progress, last_progress = len(seat.player.frames), clock()
-    turns = counted = 0  # turn_started events seen; updates of this connection counted
-    while True:
+    def players(self) -> list[Player]:
+        return [s.player for s in self.seats if s.player is not None and s.pid not in self.back_at]
+
+    async def in_step(self, version: int | None) -> None:
+        await in_step(self.players(), version)
+
+    async def play(self, rounds: int, max_turns: int) -> None:
+        for seat in self.seats:  # everyone connects before the host may start
+            seat.player = await Player.join(self.server, self.code, seat.pid, seat.token)
+        turns = 0
+        while True:
+            clock = await self.server.clock(self.code)
+            now, version = clock["now"], clock["version"]
+            await self.in_step(version)
+            if self._over(rounds, turns, max_turns):
+                return
+            await self._return_seats(now)
+            acted = False
+            for seat in self.rng.sample(self.seats, len(self.seats)):
+                if seat.pid in self.back_at:
+                    continue
+                acted = await self._turn(seat, now) or acted
+            if not acted:
+                await self._next_moment(now)
+            turns = max(len([e for u in p.updates for e in u["events"]
+                             if e["kind"] == "turn_started"]) for p in self.players()) \
+                if self.players() else turns
+
+    def _over(self, rounds: int, turns: int, max_turns: int) -> bool:
+        views = [p.view for p in self.players()]
+        return turns >= max_turns or any(
+            v["status"] == "game_over" or (v["status"] == "round_over" and v["round"] >= rounds)
+            for v in views)
+
+    async def _return_seats(self, now: int) -> None:
+        for seat in self.seats:
+            if self.back_at.get(seat.pid, now + 1) <= now:
+                del self.back_at[seat.pid]
+                seat.player = await Player.join(self.server, self.code, seat.pid, seat.token)
+
+    async def _turn(self, seat: Seat, now: int) -> bool:
+        """One chance for `seat` to act; True if it did something."""
         p = seat.player
+        assert p is not None and not p.closed, f"{seat.pid} closed {p and p.close_code}"
         v = p.view
-        turns += sum(1 for u in p.updates[counted:] for e in u["events"]
-                     if e["kind"] == "turn_started")
-        counted = len(p.updates)
-        if budget.spent(v, turns):
-            return
-        if len(p.frames) != progress:
-            progress, last_progress = len(p.frames), clock()
-        assert clock() - last_progress < STALL_S, f"{seat.pid}: nothing received for {STALL_S} s"
-        if rng.random() < 0.015 and v["status"] == "playing":
+        if self.rng.random() < 0.015 and v["status"] == "playing":
             await p.close()
             seat.archive()
-            if rng.random() < 0.5:  # away (20 s scaled: 200 ms): the computer plays it
+            if self.rng.random() < 0.5:  # away: the computer plays it (R17.2)
                 seat.away += 1
-                await asyncio.sleep(0.25 + rng.random() * 0.3)
-            seat.player = await Player.join(server, code, seat.pid, seat.token)
-            progress, last_progress, counted = 0, clock(), 0
-            continue
-        action = policy(p, v, now_ms())
-        seen = len(p.frames)
-        if action is not None:
-            if rng.random() < 0.2:
-                await asyncio.sleep(rng.random() * 0.03)
-            if v["options"]["draw_seconds"] and v["status"] == "playing" and rng.random() < 0.02:
-                await asyncio.sleep(0.35)  # past the 300 ms draw limit: R14 timeouts
-            await play_action(p, action, settle=0.05)
-        else:
-            with contextlib.suppress(AssertionError):
-                await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed, 0.05)
-        assert not p.closed, f"{seat.pid} closed {p.close_code}"
+                seat.player = None
+                self.back_at[seat.pid] = now + AWAY_MS + self.rng.randrange(5000)
+            else:
+                seat.player = await Player.join(self.server, self.code, seat.pid, seat.token)
+            return True
+        action = self.policies[seat.pid](p, v, now)
+        if action is None:
+            return False
+        turn = v["turn"]
+        if self.rng.random() < 0.2:  # some game time passes first (a late call, R10.4)
+            await self.server.advance(self.rng.randrange(1500))
+        elif (v["options"]["draw_seconds"] and turn is not None and turn["player"] == seat.pid
+              and turn["draw_deadline"] and self.rng.random() < 0.05):
+            await self.server.advance(to=turn["draw_deadline"])  # R14: the time runs out
+        answer = await play_action(p, action)
+        if answer["type"] == "update":
+            await self.in_step(answer["view"]["version"])
+        return True
+
+    async def _next_moment(self, now: int) -> None:
+        clock = await self.server.clock()
+        times = [t for t in (clock["due"], *self.back_at.values()) if t is not None]
+        for p in self.players():
+            turn = p.view["turn"]
+            if turn is not None and turn["may_start_at"] > now:
+                times.append(turn["may_start_at"])
+        assert times, "nobody can move and nothing is due: a stuck game"
+        await self.server.advance(to=max(min(times), now + 1))
 
 
 async def random_game(
@@ -312,13 +335,7 @@ async def random_game(
     seats = [Seat(pid, token)]
     for i in range(n - 1):
         seats.append(Seat(*await join_room(server, code, f"Guest{i}")))
-    rng = random.Random(seed)
-    budget = Budget(rounds, max_turns)
-    # everyone connects before the host may start
-    await asyncio.gather(*(
-        play_seat(server, code, s, random.Random(rng.random()), n + bots, budget)
-        for s in seats
-    ))
+    await Table(server, code, seats, random.Random(seed), n + bots).play(rounds, max_turns)
     await close_all([s.player for s in seats if s.player is not None])
     for s in seats:
         s.archive()
@@ -326,14 +343,13 @@ async def random_game(
 
 
 async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadServer]) -> None:
-    server = make_server(time_scale=0.01, rate_burst=200)  # draws: 300 ms, start delay 20 ms
+    server = make_server(rate_burst=200)
     seed = random.randrange(1 << 30)
+    print(f"leak audit seed {seed}")  # a failure names its seed: replay it with this one
     # (humans, computer players): 2 to 8 seats, three tables with bots (R17.1)
     sizes = [(2, 0), (1, 3), (4, 0), (2, 3), (6, 0), (3, 4), (8, 0)]
-    games = await asyncio.gather(*(
-        random_game(server, n, seed + n + 10 * bots, rounds=3, max_turns=75, bots=bots)
-        for n, bots in sizes
-    ))
+    games = [await random_game(server, n, seed + n + 10 * bots, rounds=3, max_turns=75,
+                               bots=bots) for n, bots in sizes]
     total = 0
     peeks = 0
     for (humans, bots), seats in zip(sizes, games, strict=True):

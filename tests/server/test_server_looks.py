@@ -33,8 +33,7 @@ from tests.support.player import Player, close_all
 from tests.support.rooms import table
 from tests.support.servers import ThreadServer
 
-# Away after 10 s, the peek phase 5 s at most: nobody goes away by accident.
-SCALE = 0.5
+# The servers' clocks are manual: nobody goes away, and no phase ends, by accident.
 HANDS = {"p1": ["2C", "3C", "4C"], "p2": ["5D", "6D", "7D"]}
 DECK = deck_for(HANDS, stock=["QD", "JD", "8C"], dealer=1)
 BEN_DEALT = [("left", "5D"), ("right", "7D")]  # R2.4
@@ -77,8 +76,8 @@ async def dealt_with_ben_away(server: ThreadServer) -> tuple[Player, Player]:
 
 @pytest.fixture
 def server(spawn_server: Callable[..., ThreadServer], redis_url: str) -> ThreadServer:
-    """A server on the test Redis, at SCALE."""
-    return spawn_server(redis_url=redis_url, time_scale=SCALE)
+    """A server on the test Redis."""
+    return spawn_server(redis_url=redis_url)
 
 
 @pytest.mark.redis
@@ -144,11 +143,11 @@ async def test_r16_3_owed_looks_survive_a_server_restart_and_are_not_repeated_af
 ) -> None:
     """Ben away at the deal, the server restarts (same Redis): the new process owes
     Ben his looks and owes Ana nothing (hers reached her before the restart)."""
-    first = spawn_server(redis_url=redis_url, time_scale=SCALE)
+    first = spawn_server(redis_url=redis_url)
     ana, ben = await dealt_with_ben_away(first)
     await ana.close()
     first.stop()
-    second = spawn_server(redis_url=redis_url, time_scale=SCALE)
+    second = spawn_server(redis_url=redis_url)
     ana2 = await back(second, ana)
     assert ana2.updates[0]["events"] == []
     ben2 = await back(second, ben)
@@ -156,7 +155,7 @@ async def test_r16_3_owed_looks_survive_a_server_restart_and_are_not_repeated_af
     assert peeks(ben2.updates[0]) == BEN_DEALT
     await close_all([ana2, ben2])
     second.stop()
-    third = spawn_server(redis_url=redis_url, time_scale=SCALE)
+    third = spawn_server(redis_url=redis_url)
     ben3 = await back(third, ben)
     assert ben3.updates[0]["events"] == []
     await ben3.close()
@@ -183,7 +182,7 @@ async def test_r16_3_a_look_in_an_update_lost_in_transit_still_arrives(
     raw = Redis.from_url(redis_url)
     try:
         server.loop.call_soon_threadsafe(time.sleep, 0.3)  # the server is busy
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # pacing: the server's loop is held from now on
         assert await raw.client_kill_filter(_type="pubsub") >= 1
         assert await Rooms(other).act(code, ana.pid, engine.action_from_dict({"type": "jack"}))
         up = await ana.wait(
@@ -210,11 +209,14 @@ async def test_r16_3_connections_racing_for_one_seat_show_each_look_once(
     """Ben away at the deal; three of his connections say hello at once, on one
     server or spread over two (one Redis): his two looks are shown exactly once in
     all, and not to a connection after them."""
-    servers = [spawn_server(redis_url=redis_url, time_scale=SCALE) for _ in range(processes)]
+    servers = [spawn_server(redis_url=redis_url) for _ in range(processes)]
     ana, ben = await dealt_with_ben_away(servers[0])
     racers = await asyncio.gather(
         *(Player.join(servers[i % processes], ben.code, ben.pid, ben.token) for i in range(3)))
-    await asyncio.sleep(0.3)  # any late update of a racer would be in by now
+    # every update of the racers is in: each has the stored room, or was replaced
+    stored = (await servers[0].clock(ben.code))["version"]
+    for r in racers:
+        await r.wait(lambda q: q.closed or q.version >= stored, what=f"version {stored}")
     shown = sorted(look for r in racers for look in all_peeks(r))
     assert shown == sorted(BEN_DEALT), [r.updates for r in racers]
     late = await back(servers[-1], ben)
@@ -229,11 +231,14 @@ class _Socket:
     def __init__(self, dead: bool = False) -> None:
         self.dead = dead
         self.sent: list[dict[str, Any]] = []
+        self.written = asyncio.Condition()
 
     async def send_text(self, text: str) -> None:
         if self.dead:
             raise ConnectionResetError("the peer is gone")
-        self.sent.append(json.loads(text))
+        async with self.written:
+            self.sent.append(json.loads(text))
+            self.written.notify_all()
 
     async def close(self, code: int, reason: str) -> None:
         pass
@@ -241,11 +246,12 @@ class _Socket:
 
 async def sent(socket: _Socket, n: int) -> dict[str, Any]:
     """The `n`th update written to `socket` (1-based), once it is there."""
-    for _ in range(500):
-        if len(socket.sent) >= n:
-            return socket.sent[n - 1]
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no update {n}: {socket.sent}")
+    async with socket.written:
+        try:
+            await asyncio.wait_for(socket.written.wait_for(lambda: len(socket.sent) >= n), 10)
+        except TimeoutError:
+            raise AssertionError(f"no update {n}: {socket.sent}") from None
+    return socket.sent[n - 1]
 
 
 def connect(socket: _Socket, ledger: LookLedger) -> Connection:

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from crisp.engine import IllegalAction
 from crisp.engine import actions as engine_actions
 from crisp.server import rooms as rooms_module
+from crisp.server.clock import ManualClock
 from crisp.server.codes import (
     ALPHABET,
     CODE_LEN,
@@ -343,23 +344,27 @@ async def test_a_seat_back_after_a_disconnect_gets_a_number_never_given_before(
 
 
 async def test_scheduler_advances_due_rooms(store: Store) -> None:
-    scheduler = Scheduler(store, poll_ms=10)
-    rooms = Rooms(store, time_scale=0.01, on_deadline=scheduler.notify)
+    clock = ManualClock()
+    scheduler = Scheduler(store, clock, poll_ms=10)
+    rooms = Rooms(store, clock=clock, on_deadline=scheduler.notify)
     seat = await rooms.create("Ana")
     await rooms.join(seat.room_code, "Ben")
     await rooms.act(seat.room_code, "p1", engine_actions.Start())
     doc = await rooms.load(seat.room_code)
     assert doc is not None and doc.state.status == "peek"
-    assert await store.next_due_ms() is not None
+    assert await store.next_due_ms() == clock.now_ms() + 10_000  # R16.2
+
+    async def settle() -> None:
+        await clock.settled(("scheduler",))
+
     scheduler.start(rooms)
     try:
-        for _ in range(200):  # the peek phase lasts 100 ms at this scale (R16.2)
-            doc = await rooms.load(seat.room_code)
-            assert doc is not None
-            if doc.state.status == "playing":
-                break
-            await asyncio.sleep(0.01)
-        assert doc.state.status == "playing"
+        await clock.advance_to(clock.now_ms() + 9_999, settle)
+        doc = await rooms.load(seat.room_code)
+        assert doc is not None and doc.state.status == "peek"
+        await clock.advance_to(clock.now_ms() + 1, settle)
+        doc = await rooms.load(seat.room_code)
+        assert doc is not None and doc.state.status == "playing"
     finally:
         await scheduler.stop()
 

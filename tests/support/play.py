@@ -4,7 +4,6 @@ game over."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import time
@@ -13,9 +12,9 @@ from typing import Any
 
 from crisp.bench.client import legal_at
 from crisp.bots import Memory, choose, random_move
-from crisp.server.clock import now_ms
 
 from .player import Player
+from .servers import LiveServer, advance_all
 
 Policy = Callable[[Player, dict[str, Any], int], dict[str, Any] | None]
 
@@ -46,46 +45,90 @@ class BotPolicy:
         return choose(legal_at(v, now), self.memory, now, self.rng)
 
 
-async def play_action(p: Player, action: dict[str, Any], settle: float) -> dict[str, Any]:
-    """Send `action` (a client message) and return its answer. After a refusal (e.g. a
-    window that just closed), wait up to `settle` seconds for news instead of deciding
-    again on the same view."""
+async def play_action(p: Player, action: dict[str, Any]) -> dict[str, Any]:
+    """Send `action` (a client message) and return its answer."""
     fields = dict(action)
-    answer = await p.act(fields.pop("type"), **fields)
-    if answer["type"] == "error":
-        ups = len(p.updates)
-        with contextlib.suppress(AssertionError):
-            await p.wait(lambda q: len(q.updates) > ups or q.closed, settle)
-    return answer
+    return await p.act(fields.pop("type"), **fields)
 
 
-async def drive(
-    p: Player,
-    policy: Policy,
-    until: Callable[[Player], bool],
-    timeout: float = 60.0,
-) -> None:
-    """Let `policy` play for `p` until `until(p)`. Each action is awaited until its
-    answer came (`Player.act`), so the next decision sees a view at least that new."""
+Until = Callable[[Player], bool]
+Seat = tuple[Player, Policy, Until]
+
+
+async def in_step(players: list[Player], version: int | None) -> None:
+    """Wait until every open player has received the room at `version` or later (each
+    change goes to every seat)."""
+    if version is None:
+        return
+    for p in players:
+        if not p.closed:
+            await p.wait(lambda q: q.closed or q.version >= version,
+                         what=f"room version {version}")
+
+
+async def drive_all(seats: list[Seat], timeout: float = 60.0) -> None:
+    """Let each seat's policy play for its player until every `until` holds, all in one
+    loop: a player whose policy has a move sends it and waits for its answer, and the
+    table waits until every player has seen that change. When nobody has a move, game
+    time moves on: a manual clock (servers.py) is moved to the next moment something
+    can happen (the room's next deadline, or a turn's `may_start_at`), so a game plays
+    out the same every run; on real time the players wait for the server's next
+    update."""
+    players = [p for p, _, _ in seats]
+    servers = list({id(p.server): p.server for p in players}.values())
+    manual = all(s.manual_clock for s in servers)
     deadline = time.monotonic() + timeout
-    while not until(p):
-        if p.closed:
-            raise AssertionError(f"{p.pid} closed {p.close_code} while driving")
+    while not all(until(p) for p, _, until in seats):
+        for p in players:
+            if p.closed:
+                raise AssertionError(f"{p.pid} closed {p.close_code} while driving")
         if time.monotonic() > deadline:
-            raise AssertionError(f"{p.pid}: driving timed out; last view {p.view}")
-        seen = len(p.frames)
-        v = p.view
-        now = now_ms()
-        action = policy(p, v, now)
-        if action is not None:
-            await play_action(p, action, settle=0.1)
+            raise AssertionError("driving timed out; last views: "
+                                 + "; ".join(f"{p.pid} {p.view}" for p in players))
+        clocks = [await s.clock(players[0].code) for s in servers]
+        now = max(c["now"] for c in clocks)
+        acted = False
+        for p, policy, until in seats:
+            if until(p):
+                continue
+            action = policy(p, p.view, now)
+            if action is not None:
+                answer = await play_action(p, action)
+                if answer["type"] == "update":
+                    await in_step(players, answer["view"]["version"])
+                acted = True
+        if acted:
             continue
-        wait = 0.2
-        turn = v["turn"]
-        if turn is not None and turn["player"] == p.pid and turn["may_start_at"] > now:
-            wait = min(wait, (turn["may_start_at"] - now) / 1000 + 0.002)
-        with contextlib.suppress(AssertionError):
-            await p.wait(lambda q, n=seen: len(q.frames) > n or q.closed or until(q), wait)
+        if manual:
+            await _next_moment(players, servers, clocks, now)
+        else:
+            # real time: look again at the next frame of the first seat, or in 0.2 s
+            seen = len(players[0].frames)
+            with contextlib.suppress(AssertionError):
+                await players[0].wait(lambda q, n=seen: len(q.frames) > n or q.closed, 0.2)
+
+
+async def _next_moment(
+    players: list[Player], servers: list[LiveServer], clocks: list[dict[str, Any]], now: int
+) -> None:
+    """Move every server's manual clock to the next moment something can happen, and
+    wait until the players have seen what it changed."""
+    times = [c["due"] for c in clocks if c["due"] is not None]
+    for p in players:
+        turn = p.view["turn"]
+        if turn is not None and turn["may_start_at"] > now:
+            times.append(turn["may_start_at"])
+    if not times:
+        raise AssertionError("nobody can move and nothing is due: the table is stuck; "
+                             + "; ".join(f"{p.pid} {p.view}" for p in players))
+    target = max(min(times), now + 1)
+    answers = await advance_all(servers, to=target, room=players[0].code)
+    await in_step(players, answers[-1].get("version"))
+
+
+async def drive(p: Player, policy: Policy, until: Until, timeout: float = 60.0) -> None:
+    """`drive_all` for one seat (the other seats, if any, are left alone)."""
+    await drive_all([(p, policy, until)], timeout)
 
 
 def finished(statuses: tuple[str, ...]) -> Callable[[Player], bool]:
@@ -97,9 +140,7 @@ async def play_rounds_to_game_over(players: list[Player], policy: Policy = simpl
     game over (at most 15 rounds)."""
     host = players[0]
     for _ in range(15):
-        await asyncio.gather(
-            *(drive(p, policy, finished(("round_over", "game_over"))) for p in players)
-        )
+        await drive_all([(p, policy, finished(("round_over", "game_over"))) for p in players])
         if host.view["status"] == "game_over":
             return
         await host.act("next_round")

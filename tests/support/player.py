@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,11 +16,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from crisp.bench.client import ANSWER, announces, refuses
-from crisp.server.clock import now_ms
 
 from .servers import LiveServer
 
-WAIT = 8.0  # generous default wait for a frame (slow CI)
+WAIT = 15.0  # a safety timeout: it fires only on a real hang (every wait is for a state)
 
 
 def answers(
@@ -38,8 +38,11 @@ def answers(
 class Player:
     """One websocket seat. Records every frame; helpers wait for conditions."""
 
-    def __init__(self, ws: ClientConnection, code: str, pid: str, token: str) -> None:
+    def __init__(
+        self, ws: ClientConnection, code: str, pid: str, token: str, server: LiveServer
+    ) -> None:
         self.ws = ws
+        self.server = server
         self.code = code
         self.pid = pid
         self.token = token
@@ -70,7 +73,7 @@ class Player:
             open_timeout=10,
             max_size=None,
         )
-        player = cls(ws, code, pid, token)
+        player = cls(ws, code, pid, token, server)
         if hello:
             await player.send({"type": "hello", "token": token})
             await player.wait(lambda p: p.updates or p.closed, what="first update")
@@ -184,14 +187,27 @@ class Player:
                 "my turn",
                 after=after,
             )
-            start = view["turn"]["may_start_at"]
-            delay = (start - now_ms()) / 1000
-            if delay > 0:
-                await asyncio.sleep(delay + 0.005)
+            await self.server_time(view["turn"]["may_start_at"])
             return view
         return await self.wait_view(
             lambda v: kind in v["legal"], timeout, f"legal {kind}", after=after
         )
+
+    async def server_time(self, at: int) -> None:
+        """Wait until the server's game time is `at`: a manual clock is moved there
+        (servers.py); on real time this waits for that moment, a deadline of the
+        server's own (R10.4 `may_start_at`)."""
+        if self.server.manual_clock:
+            await self.server.advance(to=at)
+            return
+        delay = (at - time.time_ns() // 1_000_000) / 1000
+        if delay > 0:
+            await asyncio.sleep(delay + 0.005)  # real time: the moment itself, not a guess
+
+    @property
+    def version(self) -> int:
+        """The room version of the latest view (-1 before the first update)."""
+        return int(self.updates[-1]["view"]["version"]) if self.updates else -1
 
     # ---- sending ----
 

@@ -52,9 +52,10 @@ async def table(
 
 async def start_game(players: list[Player], *, ready: bool = True, **options: Any) -> None:
     """The host (`players[0]`) sets `options` (if any) and starts the game; every player
-    waits for the peek phase and, with `ready`, confirms it (R16.2). The phase may end
-    by its clock (10 s scaled) while the players before confirm on a slow machine: a
-    player then only checks that it was shown the phase."""
+    waits for the peek phase and, with `ready`, confirms it (R16.2), and then every
+    player has the table in play. On real time the phase may end by its clock (10 s)
+    while the players before confirm on a slow machine: a player then only checks
+    that it was shown the phase."""
     host = players[0]
     if options:
         await host.act("options", **options)
@@ -68,6 +69,10 @@ async def start_game(players: list[Player], *, ready: bool = True, **options: An
         await p.wait(shown_peek, what="the peek phase")
         if ready and p.view["status"] == "peek":
             await p.act("ready")
+    if ready:  # every seat confirmed: play starts (R16.2)
+        for p, mark in zip(players, marks, strict=True):
+            await p.wait_view(lambda v: v["status"] == "playing", after=mark,
+                              what="the table in play")
 
 
 def acts_of(p: Player, pid: str, after: int = 0) -> list[tuple[int, dict[str, Any]]]:

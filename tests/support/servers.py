@@ -9,7 +9,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from subprocess import Popen
 from typing import Any, TypeVar
@@ -24,13 +24,16 @@ from crisp.server.main import uvicorn_options
 from crisp.server.settings import Settings
 
 T = TypeVar("T")
+LOCKSTEP_MS = 500  # the most one process's manual clock runs ahead of another's
 ROOT = Path(__file__).resolve().parents[2]
 
 
 class LiveServer:
-    """Base: an HTTP/websocket server at `base`."""
+    """Base: an HTTP/websocket server at `base`. With `manual_clock` its game time
+    moves only when a test moves it (`advance`; docs/server.md, "Time in tests")."""
 
     base: str
+    manual_clock: bool = False
 
     @property
     def ws_base(self) -> str:
@@ -39,6 +42,58 @@ class LiveServer:
     def http(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(base_url=self.base, trust_env=False, timeout=10, verify=False)
 
+    async def clock(self, room: str | None = None) -> dict[str, Any]:
+        """The server's clock: {"now", "due" (the store's next room deadline), and with
+        `room`, "version" (that room's stored version)}. Real time without a manual
+        clock (no "due")."""
+        if not self.manual_clock:
+            return {"now": time.time_ns() // 1_000_000, "due": None}
+        params = {} if room is None else {"room": room}
+        async with self.http() as client:
+            r = await client.get("/api/test/clock", params=params)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    async def now_ms(self) -> int:
+        """The server's game time now."""
+        return int((await self.clock())["now"])
+
+    async def advance(
+        self, ms: int | None = None, *, to: int | None = None, room: str | None = None
+    ) -> dict[str, Any]:
+        """Move the manual clock `ms` forward (or to `to`); returns once every deadline
+        due by then has been applied and its updates written (the answer of
+        `clock(room)` after the move)."""
+        assert self.manual_clock, "this server runs on real time"
+        body: dict[str, Any] = {}
+        if ms is not None:
+            body["advance_ms"] = ms
+        if to is not None:
+            body["to_ms"] = to
+        if room is not None:
+            body["room"] = room
+        async with self.http() as client:
+            r = await client.post("/api/test/clock", json=body, timeout=30)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+
+async def advance_all(
+    servers: list[LiveServer], ms: int = 0, *, to: int | None = None, room: str | None = None
+) -> list[dict[str, Any]]:
+    """Move the manual clocks of several processes on one store together to `ms` past
+    the latest of them (0: only line them up), or to `to`, in steps of at most `LOCKSTEP_MS`, so
+    that no process runs ahead of another by more than a step (a process far ahead
+    would see the others' leases run out, R17.3); their last answers, in order."""
+    now = max([await s.now_ms() for s in servers])
+    target = max(now + ms, to or 0)
+    answers: list[dict[str, Any]] = []
+    while True:
+        now = min(target, now + LOCKSTEP_MS) if answers else now
+        answers = [await s.advance(to=now, room=room) for s in servers]
+        if now >= target:
+            return answers
+
 
 class ThreadServer(LiveServer):
     """uvicorn running `create_app(settings, hooks=hooks)` in a background thread (own
@@ -46,6 +101,7 @@ class ThreadServer(LiveServer):
 
     def __init__(self, settings: Settings, hooks: ServerHooks | None = None) -> None:
         self.settings = settings
+        self.manual_clock = settings.clock == "manual"
         self.app = create_app(settings, hooks=hooks)
         config = uvicorn.Config(
             self.app,
@@ -109,6 +165,7 @@ class ProcServer(LiveServer):
 
     def __init__(self, env: dict[str, str], log_path: Path | None = None) -> None:
         self.env = env
+        self.manual_clock = env.get("CRISP_CLOCK") == "manual"
         self.log_path = log_path
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -125,6 +182,19 @@ class ProcServer(LiveServer):
             env, port=self.port, timeout=timeout, cwd=ROOT, log=self.log_path
         )
         return self
+
+    async def log_shows(self, pred: Callable[[str], bool], timeout: float = 15.0) -> str:
+        """Wait until the log file's text satisfies `pred` (a state of the server's own:
+        its log); returns the text."""
+        assert self.log_path is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.log_path.read_text() if self.log_path.exists() else ""
+            if pred(text):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the log never showed it; last lines:\n{text[-2000:]}")
+            await asyncio.sleep(0.05)  # poll interval of the file
 
     def kill(self) -> None:
         """SIGKILL: a crash, nothing cleaned up."""
