@@ -5,7 +5,6 @@ failures are logged once per outage, with the room code."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable
