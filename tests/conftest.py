@@ -12,6 +12,7 @@ For a redis-server of your own (e.g. to kill it), use crisp.bench.procs.start_re
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,9 +24,23 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however pytest runs
     sys.path.insert(0, str(ROOT))
 
-from crisp.bench.procs import start_redis  # noqa: E402
+from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
+
+
+def _worker_ports() -> str:
+    """This pytest-xdist worker's own range of TCP ports for the servers the tests
+    start (crisp.bench.procs.free_port): 1,500 ports each, below the system's
+    ephemeral ports (32768 on), and low enough that a cluster node's bus port
+    (its port + 10000) is below them too."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    low = 12_000 + 1_500 * (index % 6)
+    return f"{low}-{low + 1_499}"
+
+
+os.environ[PORTS_ENV] = _worker_ports()  # not inherited: the workers are the controller's children
 
 
 @pytest.fixture(scope="session")

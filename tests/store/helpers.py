@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from crisp.store import MemoryStore, RedisClusterStore, RedisStore, Store
+
+
+def now_ms() -> int:
+    """Wall-clock ms: the stores are given their times by the caller (the server's
+    clock); these tests give them real ones."""
+    return time.time_ns() // 1_000_000
 
 
 class Backend:

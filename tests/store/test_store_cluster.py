@@ -14,10 +14,9 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
-from crisp.server.clock import now_ms
 from crisp.store import Lease, RedisClusterStore, Versioned, create_store
 from crisp.store.redis_cluster import DEFAULT_SHARDS, shard_tags, split_cluster_url
-from tests.store.helpers import Inbox
+from tests.store.helpers import Inbox, now_ms
 from tests.support.cluster import RedisClusterProcs
 
 

@@ -8,9 +8,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from crisp.server.clock import now_ms
 from crisp.store import Lease, Store, Versioned
-from tests.store.helpers import Backend, Inbox, settle
+from tests.store.helpers import Backend, Inbox, now_ms, settle
 
 T = TypeVar("T")
 
