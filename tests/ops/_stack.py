@@ -99,7 +99,7 @@ class Stack:
                 raise AssertionError(
                     f"{service} not healthy after {timeout_s} s (last: {last}):\n{logs}"
                 )
-            time.sleep(0.5)
+            time.sleep(0.5)  # poll interval of `podman healthcheck run`
         status = self.inspect(service)["State"]["Health"]["Status"]
         assert status == "healthy", f"{service}: health check passed, status {status!r}"
         return time.monotonic() - started

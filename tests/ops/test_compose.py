@@ -209,7 +209,7 @@ def _poll_exit(argv: list[str], env: dict[str, str], want_ok: bool, within_s: fl
         code = subprocess.run(argv, env=env, capture_output=True, timeout=10).returncode
         if (code == 0) == want_ok or time.monotonic() > deadline:
             return code
-        time.sleep(0.5)
+        time.sleep(0.5)  # poll interval of the healthcheck
 
 
 def test_compose_app_readiness_follows_redis(

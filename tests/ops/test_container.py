@@ -138,7 +138,7 @@ def _wait_ready(base: str, timeout_s: float = 30) -> None:
                 return
         except OSError as err:
             last = err
-        time.sleep(0.3)
+        time.sleep(0.3)  # poll interval of /readyz
     raise AssertionError(f"/readyz not 200 within {timeout_s} s: {last}")
 
 
@@ -176,7 +176,7 @@ def _wait_restarted(stack: Stack, service: str, old_pid: int, timeout_s: float =
         state = stack.inspect(service)["State"]
         if state["Running"] and state["Pid"] not in (0, old_pid):
             return
-        time.sleep(0.3)
+        time.sleep(0.3)  # poll interval of `podman inspect`
     raise AssertionError(f"{service} was not restarted within {timeout_s} s: {state}")
 
 

@@ -202,7 +202,7 @@ def _exercise_proxy(
             detail = log.read_text() if log.exists() else ""
             assert proxy.poll() is None, f"proxy exited:\n{detail[-3000:]}"
             assert time.monotonic() < deadline, f"proxy never answered:\n{detail[-3000:]}"
-            time.sleep(0.2)
+            time.sleep(0.2)  # poll interval of /healthz through the proxy
 
     # Plain HTTP is redirected to HTTPS.
     class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -94,7 +94,7 @@ async def test_a_refused_budget_recovers_with_time(
             assert (await c.get(f"/api/rooms/{new_code()}")).status_code == 404
         r = await c.get(f"/api/rooms/{new_code()}")
         _limited(r)
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(0.6)  # pacing: the client tries again once its budget refilled
         assert (await c.get(f"/api/rooms/{new_code()}")).status_code == 404
 
 

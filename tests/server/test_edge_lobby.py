@@ -131,6 +131,8 @@ async def test_locking_moves_the_version_and_reaches_every_seat(server: ThreadSe
     await host.send({"type": "lock", "locked": "yes"})  # not a boolean: bad_message
     err = await host.wait_error()
     assert err["code"] == "bad_message"
-    await asyncio.sleep(0.1)
-    assert len(ben.updates) == count
+    # the next change reaches Ben as his very next update: nothing came between
+    answer = await host.act("options", limit=50)
+    await ben.wait_view(lambda v: v["version"] == answer["view"]["version"])
+    assert len(ben.updates) == count + 1
     await close_all(players)

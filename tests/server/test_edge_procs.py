@@ -140,20 +140,27 @@ async def test_logs_cannot_be_flooded(
         await ws.send('{"type": "hello", "token": "nope"}')
         assert await _close_code(ws) == 4401
     intervals = time.monotonic() - started + 1  # log intervals (1 s) the floods spanned
-    await asyncio.sleep(2.5)  # two log intervals and a bit: the summaries
+
+    def accounted(text: str) -> int:
+        """The flood's lines logged, plus those left out and counted: in a summary line
+        (once its log interval is over), or on the next line logged."""
+        lines = text.splitlines()
+        found = re.findall(r", (\d+) more in the last|\((\d+) more like it", text)
+        return sum(int(summary or inline) for summary, inline in found) + len(
+            [x for x in lines if f"error bad_message sent to {ben.pid}" in x
+             or "websocket refused (bad_hello)" in x])
+
+    # every one left out is counted once the summaries of their intervals are out
+    text = await server.log_shows(lambda text: accounted(text) >= 400)
     scraped = httpx.get(server.base + "/metrics", trust_env=False).text
     await close_all([host, ben])
     server.stop()
-    lines = log.read_text().splitlines()
+    lines = text.splitlines()
     ben_errors = [x for x in lines if f"error bad_message sent to {ben.pid}" in x]
     refused = [x for x in lines if "websocket refused (bad_hello)" in x]
     assert 1 <= len(ben_errors) <= intervals, ben_errors  # one per interval, not 300
     assert 1 <= len(refused) <= intervals, refused  # not 100
-    # every one left out is counted: in a summary line, or on the next line logged
-    text = "\n".join(lines)
-    found = re.findall(r", (\d+) more in the last|\((\d+) more like it", text)
-    counts = [int(summary or inline) for summary, inline in found]
-    assert sum(counts) + len(ben_errors) + len(refused) == 400, text[-3000:]
+    assert accounted(log.read_text()) == 400, text[-3000:]  # and none twice
     # and every one of them in the metrics
     assert re.search(r'crisp_errors_total\{code="bad_message"\} 300\.0', scraped)
     assert re.search(r'crisp_ws_refused_total\{reason="bad_hello"\} 100\.0', scraped)
@@ -188,6 +195,24 @@ def _answers(url: str) -> bool:
         return httpx.get(url, trust_env=False, timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def _socket_fds(pid: int) -> int:
+    fds = Path(f"/proc/{pid}/fd")
+    count = 0
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):
+            count += os.readlink(fd).startswith("socket:")
+    return count
+
+
+async def _sockets_held(pid: int, n: int, timeout: float = 15.0) -> None:
+    """Wait until the process `pid` holds at least `n` sockets (its accepted
+    connections, a state of the process's own)."""
+    deadline = time.monotonic() + timeout
+    while _socket_fds(pid) < n:
+        assert time.monotonic() < deadline, f"{_socket_fds(pid)} sockets, not {n}"
+        await asyncio.sleep(0.05)  # poll interval of /proc
 
 
 async def _silent(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -316,16 +341,14 @@ async def test_memory_per_idle_connection(
         seats.append((code, p1, t1))
         for name in ("Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"):
             seats.append((code, *await join_room(server, code, f"{name}{r}")))
-    await asyncio.sleep(0.5)
     base = _rss_kb(pid)
     players = []
     for code, p, t in seats:
-        players.append(await Player.join(server, code, p, t))
-    await asyncio.sleep(1.0)
+        players.append(await Player.join(server, code, p, t))  # each has its first update
     seated_kb = (_rss_kb(pid) - base) / len(players)
     base = _rss_kb(pid)
     silent = [await _silent(server.port, "127.0.0.2") for _ in range(400)]
-    await asyncio.sleep(1.0)
+    await _sockets_held(pid, 200 + 400)  # the server has accepted them all
     silent_kb = (_rss_kb(pid) - base) / len(silent)
     for _, w in silent:
         w.close()

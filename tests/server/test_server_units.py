@@ -285,19 +285,15 @@ async def test_room_codes_retry_after_collisions(
 async def test_published_messages_carry_state_events_and_connections(store: Store) -> None:
     rooms = Rooms(store)
     seat = await rooms.create("Ana")
-    got: list[str] = []
+    got: asyncio.Queue[str] = asyncio.Queue()
 
     async def handler(message: str) -> None:
-        got.append(message)
+        got.put_nowait(message)
 
     unsubscribe = await store.subscribe(seat.room_code, handler)
     doc, n = await rooms.connect(seat.room_code, "p1", "conn-a")
     assert n == 1 and doc.conns["p1"].id == "conn-a"
-    for _ in range(100):
-        if got:
-            break
-        await asyncio.sleep(0.01)
-    change = parse_message(got[0])
+    change = parse_message(await asyncio.wait_for(got.get(), 5))
     assert change is not None
     assert [e.kind for e in change.events] == ["connected"]
     assert change.conns["p1"].id == "conn-a" and change.player_ids == {"p1"}

@@ -73,5 +73,6 @@ class Inbox:
 
 
 async def settle(seconds: float = 0.1) -> None:
-    """Give in-flight messages time to arrive (used to check that none do)."""
-    await asyncio.sleep(seconds)
+    """Give in-flight messages time to arrive (used to check that none do: an absence
+    has no state to wait for; a message on its way on loopback takes well under 1 ms)."""
+    await asyncio.sleep(seconds)  # the window in which a wrong message would show

@@ -135,7 +135,7 @@ async def test_a_peer_sees_deadlines_it_did_not_set_within_a_second(
         t0 = time.monotonic()
         while not (got := await b.claim_due(now_ms(), 10_000)):
             assert time.monotonic() - t0 < 1.5, "a peer's deadline never claimed"
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # poll interval: the peer's shard map, read each second
         assert got == ["LATE"]
         await a.create("MINE", "x", deadline_ms=now_ms())
         assert await a.claim_due(now_ms(), 10_000) == ["MINE"]  # its own: at once
@@ -211,7 +211,7 @@ async def _check_after_the_move(
     while "after" not in inbox.messages:
         assert time.monotonic() < deadline, f"not subscribed again: {inbox.messages}"
         await cstore.publish(code, "after")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # poll interval: publish until the new master delivers
     assert gaps, "the subscriber was not told that messages may have been lost"
     assert await shard_subscribers(dst, room) == 1
     assert await shard_subscribers(src, room) == 0

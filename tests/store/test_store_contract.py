@@ -366,7 +366,7 @@ async def drain_concurrently(
         got: list[T] = []
         while batch := await claim(store):
             got += batch
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # let the other drainers run in between
         return got
 
     results = await asyncio.gather(*(drain(s) for s in stores + stores))
@@ -446,9 +446,9 @@ async def test_idle_rooms_expire_and_leave_nothing(backend: Backend) -> None:
     t0 = time.monotonic()
     await store.create("IDLE", "x", deadline_ms=now_ms() + 50)
     await store.create("BUSY", "x")
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5)  # real time: the store's idle expiry (1 s) is the subject
     assert await store.save("BUSY", 1, "y") == 2  # refreshes BUSY's expiry
-    await asyncio.sleep(1.2 - (time.monotonic() - t0))
+    await asyncio.sleep(1.2 - (time.monotonic() - t0))  # real time: past IDLE's expiry
     assert await store.load("IDLE") is None
     assert not await store.exists("IDLE")
     assert await store.save("IDLE", 1, "z") is None
@@ -476,7 +476,7 @@ async def test_a_refused_spend_spends_nothing(store: Store) -> None:
         assert await store.spend("k", per_s=2.0, burst=3) == 0.0
     waits = [await store.spend("k", per_s=2.0, burst=3) for _ in range(20)]
     assert all(0 < w <= 0.5 for w in waits)  # hammering does not push the wait further
-    await asyncio.sleep(0.55)
+    await asyncio.sleep(0.55)  # real time: one unit refills in 0.5 s (the subject)
     assert await store.spend("k", per_s=2.0, burst=3) == 0.0
     assert await store.spend("k", per_s=2.0, burst=3) > 0
 
@@ -485,7 +485,7 @@ async def test_spend_refills_at_the_rate(store: Store) -> None:
     started = time.monotonic()  # no later than the store's own start of the bucket
     assert await store.spend("k", 4, per_s=5.0, burst=4) == 0.0
     assert await store.spend("k", per_s=5.0, burst=4) > 0
-    await asyncio.sleep(0.64)  # 3.2 units back at 5/s
+    await asyncio.sleep(0.64)  # real time (the subject): 3.2 units back at 5/s
     for _ in range(3):
         assert await store.spend("k", per_s=5.0, burst=4) == 0.0
     if time.monotonic() - started < 0.8:  # a 4th unit comes back 0.8 s after the start

@@ -50,7 +50,7 @@ async def publish_until_received(store: RedisStore, code: str, inbox: Inbox) -> 
         assert time.monotonic() < deadline, "subscription never came back"
         await store.publish(code, f"probe{i}")
         i += 1
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # poll interval: publish until one gets through
 
 
 async def test_a_budget_is_one_key_that_lives_as_long_as_its_debt(
@@ -107,7 +107,7 @@ async def test_one_pubsub_connection_per_process(rstore: RedisStore, raw: Redis)
     for _ in range(50):
         if dict(await raw.pubsub_numsub("crisp:room:AAAA")) == {"crisp:room:AAAA": 0}:
             break
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # poll interval of PUBSUB NUMSUB
     else:
         pytest.fail("channel still subscribed after the last local subscriber left")
     assert dict(await raw.pubsub_numsub("crisp:room:BBBB")) == {"crisp:room:BBBB": 1}
@@ -195,7 +195,7 @@ async def test_reconnects_when_the_pubsub_connection_stops_answering(
         await store.subscribe("ABCD", inbox)
         [before] = await raw.client_list(_type="pubsub")
         await raw.client_pause(700, all=True)
-        await asyncio.sleep(0.9)
+        await asyncio.sleep(0.9)  # the fault's length: the pause, and the reader's PING misses
         await publish_until_received(store, "ABCD", inbox)
         [after] = await raw.client_list(_type="pubsub")
         assert after["id"] != before["id"]
@@ -260,7 +260,7 @@ async def test_on_gap_after_redis_restarts(own_redis: RedisServer) -> None:
         inbox = GapInbox()
         await store.subscribe("ABCD", inbox, inbox.on_gap)
         own_redis.kill()
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the fault's length: Redis is gone for 0.3 s
         restarted = start_redis(port=own_redis.port)
         try:
             t0 = time.monotonic()

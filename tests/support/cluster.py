@@ -125,7 +125,7 @@ def start_redis_cluster(masters: int = 3, timeout: float = 30.0) -> RedisCluster
         while not cluster.ok():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the test cluster is not ok after {timeout:g} s")
-            time.sleep(0.05)
+            time.sleep(0.05)  # poll interval of CLUSTER INFO
         return cluster
     except BaseException:
         for node in nodes:

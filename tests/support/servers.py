@@ -137,7 +137,7 @@ class ThreadServer(LiveServer):
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("test server did not start")
-            time.sleep(0.01)
+            time.sleep(0.01)  # poll interval: uvicorn's `started`
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
         return self
@@ -147,7 +147,7 @@ class ThreadServer(LiveServer):
         self.thread.join(8)
         if self.thread.is_alive():  # report what blocks the shutdown, then force it
             self.loop.call_soon_threadsafe(_dump_tasks, self.loop)
-            time.sleep(0.5)
+            time.sleep(0.5)  # the dump is printed by the server's loop
             self.server.force_exit = True
             self.thread.join(8)
             raise AssertionError("test server did not shut down in 8 s (tasks dumped to stderr)")
