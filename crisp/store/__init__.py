@@ -1,7 +1,8 @@
 """Room store: versioned room documents, pub/sub of room updates, deadline schedule.
 
 `create_store(url)` picks the backend: memory (one process), Redis (shared) or a
-Redis Cluster (shared, sharded).
+Redis Cluster (shared, sharded). `TimedStore(inner, report)` wraps any store and
+reports every call (its latency and failure) to `report`.
 The backends are imported lazily: `import crisp.store` loads neither, and the
 Redis client library is only imported when a Redis store is made or
 `crisp.store.RedisStore` is first used."""
@@ -15,15 +16,17 @@ from crisp.store.base import (
     GapHandler,
     Handler,
     Lease,
+    NewVersion,
     OutcomeUnknown,
     Store,
     StoreError,
     StoreUnavailable,
     Unsubscribe,
     Versioned,
-    create_store,
 )
+from crisp.store.factory import create_store
 from crisp.store.fanout import Fanout, Subscription
+from crisp.store.timed import OPS, Report, TimedStore
 
 if TYPE_CHECKING:
     from crisp.store.memory import MemoryStore
@@ -32,18 +35,22 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_IDLE_TTL_S",
+    "OPS",
     "Fanout",
     "GapHandler",
     "Handler",
     "Lease",
     "MemoryStore",
+    "NewVersion",
     "OutcomeUnknown",
     "RedisClusterStore",
     "RedisStore",
+    "Report",
     "Store",
     "StoreError",
     "StoreUnavailable",
     "Subscription",
+    "TimedStore",
     "Unsubscribe",
     "Versioned",
     "create_store",

@@ -1,5 +1,7 @@
-"""The room store interface: one versioned JSON document per room, pub/sub of room
-updates, and a schedule of room deadlines. See docs/store.md."""
+"""The room store's contract: one versioned JSON document per room, pub/sub of room
+updates, a schedule of room deadlines, presence leases, marks and budgets; the
+values and errors it speaks in. It imports no backend (the factory that picks
+one is `factory.py`). See docs/store.md."""
 
 from __future__ import annotations
 
@@ -49,6 +51,17 @@ class Versioned:
     doc: str
 
 
+@dataclass(frozen=True, slots=True)
+class NewVersion:
+    """What a successful `save` writes: the room's next document, the message that
+    announces it (published in the same step; None: none) and the room's next
+    deadline (None: none)."""
+
+    doc: str
+    message: str | None
+    deadline_ms: int | None
+
+
 class Store(ABC):
     """One JSON document per room, with a version, an idle expiry, a deadline schedule
     and a pub/sub channel. All methods are safe to call concurrently."""
@@ -73,7 +86,6 @@ class Store(ABC):
     async def load(self, code: str) -> Versioned | None:
         """The room's current version and document, or None if there is no live room."""
 
-    @abstractmethod
     async def save(
         self,
         code: str,
@@ -87,7 +99,13 @@ class Store(ABC):
         store `doc` as version + 1, refresh the idle expiry, set the room's deadline
         (clear it when None) and publish `message` (if not None) on the room's channel.
         Returns the new version, or None (nothing changed) if the version did not match
-        or the room is gone."""
+        or the room is gone. (Written once, here: a backend implements `_save`.)"""
+        return await self._save(code, expected_version, NewVersion(doc, message, deadline_ms))
+
+    async def _save(self, code: str, expected_version: int, new: NewVersion) -> int | None:
+        """The backend's half of `save` (every backend overrides it; a wrapper that
+        overrides `save` itself need not)."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _save")
 
     @abstractmethod
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
@@ -202,26 +220,3 @@ def spend_at(
     if debt > capacity and not force:
         return None, (debt - capacity) / 1000.0
     return min(new, now_ms + max(capacity, MAX_DEBT_S * 1000.0)), 0.0
-
-
-def create_store(url: str | None, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S) -> Store:
-    """The store for `url`: None, "" or "memory://" -> MemoryStore (one process);
-    "redis://", "rediss://" or "unix://" -> RedisStore (shared by several processes);
-    "redis+cluster://" or "rediss+cluster://" -> RedisClusterStore (a Redis Cluster)."""
-    scheme = (url or "memory://").split("://", 1)[0].lower()
-    if scheme == "memory":
-        from crisp.store.memory import MemoryStore
-
-        return MemoryStore(idle_ttl_s=idle_ttl_s)
-    if scheme in ("redis+cluster", "rediss+cluster"):
-        from crisp.store.redis_cluster import RedisClusterStore
-
-        assert url is not None
-        return RedisClusterStore(url, idle_ttl_s=idle_ttl_s)
-    if scheme in ("redis", "rediss", "unix"):
-        from crisp.store.redis import RedisStore
-
-        assert url is not None
-        return RedisStore(url, idle_ttl_s=idle_ttl_s)
-    raise ValueError(
-        f"unsupported store URL scheme {scheme!r} (use memory://, redis:// or redis+cluster://)")

@@ -18,6 +18,7 @@ from crisp.store.base import (
     GapHandler,
     Handler,
     Lease,
+    NewVersion,
     Store,
     Unsubscribe,
     Versioned,
@@ -111,24 +112,16 @@ class MemoryStore(Store):
         room = self._live(code)
         return None if room is None else Versioned(room.version, room.doc)
 
-    async def save(
-        self,
-        code: str,
-        expected_version: int,
-        doc: str,
-        *,
-        message: str | None = None,
-        deadline_ms: int | None = None,
-    ) -> int | None:
+    async def _save(self, code: str, expected_version: int, new: NewVersion) -> int | None:
         room = self._live(code)
         if room is None or room.version != expected_version:
             return None
         room.version += 1
-        room.doc = doc
+        room.doc = new.doc
         room.expires_at = time.monotonic() + self._ttl
-        self._set_deadline(code, deadline_ms)
-        if message is not None:
-            self._fanout.deliver(code, message)
+        self._set_deadline(code, new.deadline_ms)
+        if new.message is not None:
+            self._fanout.deliver(code, new.message)
         return room.version
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:

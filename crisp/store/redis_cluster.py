@@ -42,8 +42,11 @@ from redis.exceptions import (
 )
 
 from crisp.store.base import OutcomeUnknown, StoreUnavailable
-from crisp.store.redis import PIPELINES, RedisStore, Shard
-from crisp.store.redis_pubsub import CONN_ERRORS, PubSubLink, RedisPubSub
+from crisp.store.redis import PIPELINES, RedisStore
+from crisp.store.redis_link import PubSubLink
+from crisp.store.redis_pool import CONN_ERRORS
+from crisp.store.redis_pubsub import RedisPubSub
+from crisp.store.redis_schedule import Shard
 
 log = logging.getLogger("crisp.store.redis")
 

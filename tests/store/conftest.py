@@ -1,6 +1,7 @@
 """Fixtures for the store suite: `backend` runs a test on MemoryStore, on RedisStore
-(against the real redis-server from tests/conftest.py) and on RedisClusterStore
-(against the real 3-master Redis Cluster from tests/conftest.py)."""
+(against the real redis-server from tests/conftest.py), on RedisClusterStore
+(against the real 3-master Redis Cluster from tests/conftest.py) and on a
+MemoryStore seen through `TimedStore` (the delegating wrapper keeps the contract)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from crisp.store import Store
 from tests.store.helpers import Backend
 
-URL_FIXTURES = {"memory": None, "redis": "redis_url", "cluster": "cluster_url"}
+URL_FIXTURES = {"memory": None, "redis": "redis_url", "cluster": "cluster_url", "timed": None}
 
 
 @pytest.fixture(params=list(URL_FIXTURES))

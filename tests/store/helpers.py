@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from crisp.store import MemoryStore, RedisClusterStore, RedisStore, Store
+from crisp.store import MemoryStore, RedisClusterStore, RedisStore, Store, TimedStore
 
 
 def now_ms() -> int:
@@ -17,19 +17,26 @@ def now_ms() -> int:
 class Backend:
     """Makes started stores of one kind and closes them after the test.
 
-    `kind` is "memory", "redis" or "cluster". `peer(store)` is "another server
-    process" on the same data: a second Redis store on the same Redis (or cluster), or
-    (memory being one process) the same MemoryStore."""
+    `kind` is "memory", "redis", "cluster" or "timed" (a MemoryStore through
+    `TimedStore`, whose reports are kept in `reports`). `peer(store)` is "another
+    server process" on the same data: a second Redis store on the same Redis (or
+    cluster), or (memory being one process) the same store."""
 
     def __init__(self, kind: str, url: str | None) -> None:
         self.kind = kind
         self.url = url
         self._stores: list[Store] = []
+        self.reports: list[tuple[str, str | None, float, str | None]] = []
+
+    def _report(self, op: str, code: str | None, seconds: float, error: str | None) -> None:
+        self.reports.append((op, code, seconds, error))
 
     async def new(self, *, idle_ttl_s: int = 3600) -> Store:
         store: Store
         if self.kind == "memory":
             store = MemoryStore(idle_ttl_s=idle_ttl_s)
+        elif self.kind == "timed":
+            store = TimedStore(MemoryStore(idle_ttl_s=idle_ttl_s), self._report)
         elif self.kind == "cluster":
             assert self.url is not None
             store = RedisClusterStore(self.url, idle_ttl_s=idle_ttl_s)
@@ -41,7 +48,7 @@ class Backend:
         return store
 
     async def peer(self, store: Store) -> Store:
-        if self.kind == "memory":
+        if self.kind in ("memory", "timed"):
             return store
         assert isinstance(store, RedisStore)
         return await self.new(idle_ttl_s=store._ttl_ms // 1000)

@@ -1,0 +1,148 @@
+"""The Lua scripts of the Redis store, one per atomic operation (docs/store.md,
+"Atomicity"). Every script has all its keys in KEYS, and on a cluster all of
+them in one hash slot (the room's shard), so the same scripts run on one Redis
+and on a Redis Cluster."""
+
+from __future__ import annotations
+
+# Shared Lua prelude: the Redis clock in ms, for the rooms index.
+NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+
+# KEYS: room, deadlines, rooms.  ARGV: code, doc, ttl_ms, deadline ('' = none)
+CREATE = (
+    NOW
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
+if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
+else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
+return 1
+"""
+)
+
+# KEYS: room, deadlines, rooms.
+# ARGV: code, expected, doc, ttl_ms, deadline ('' = clear),
+#       publish ('0', 'PUBLISH' or 'SPUBLISH'), channel, message
+SAVE = (
+    NOW
+    + """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v or tonumber(v) ~= tonumber(ARGV[2]) then return false end
+local nv = tonumber(v) + 1
+redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[4]), ARGV[1])
+if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
+else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
+if ARGV[6] ~= '0' then redis.call(ARGV[6], ARGV[7], ARGV[8]) end
+return nv
+"""
+)
+
+# KEYS: room.  ARGV: field, value.  The mark as it was (0 if unset), -1 without a room.
+CLAIM_MARK = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local cur = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) > cur then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return cur
+"""
+
+# KEYS: room.  ARGV: field, claimed, previous.
+RETURN_MARK = """
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and tonumber(cur) == tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+end
+return 1
+"""
+
+# KEYS: room, deadlines, rooms.  ARGV: code
+DELETE = """
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+"""
+
+# KEYS: a schedule (deadlines, members: codes; or leases, members: "code seat conn"),
+# then the room key of each member.  ARGV: now_ms, lease_until_ms, members...
+# A member still due is leased if its room lives, else dropped; one already claimed
+# by someone else (no longer due) is left alone. Returns {claimed, the schedule's
+# first entry afterwards (member, score; empty if none)}.
+CLAIM = """
+local out = {}
+for i = 3, #ARGV do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) <= tonumber(ARGV[1]) then
+    if redis.call('EXISTS', KEYS[i - 1]) == 1 then
+      redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i])
+      out[#out + 1] = ARGV[i]
+    else
+      redis.call('ZREM', KEYS[1], ARGV[i])
+    end
+  end
+end
+return {out, redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')}
+"""
+
+# KEYS: a schedule.  ARGV: now_ms ('-inf': none), limit.  Its due entries (at most
+# limit), or if none is due its first entry: member, score, member, score, ...
+HEADS = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES',
+                       'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then return due end
+return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+"""
+
+# KEYS: leases.  ARGV: until_ms, members...
+RENEW_LEASES = """
+local out = {}
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i])
+    out[#out + 1] = 1
+  else
+    out[#out + 1] = 0
+  end
+end
+return out
+"""
+
+# KEYS: rooms.
+COUNT = (
+    NOW
+    + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+"""
+)
+
+
+# KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms.
+# The same arithmetic as base.spend_at, on the Redis clock (shared by every process).
+# Returns the wait in ms as a string ('0': spent): Redis truncates Lua numbers.
+SPEND = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local new = tat + tonumber(ARGV[3]) * tonumber(ARGV[1])
+if new < now then new = now end
+local capacity = tonumber(ARGV[2])
+if new - now > capacity and ARGV[4] ~= '1' then
+  return tostring(new - now - capacity)
+end
+local most = math.max(capacity, tonumber(ARGV[5]))
+if new - now > most then new = now + most end
+if new - now < 1 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], string.format('%.3f', new), 'PX', math.ceil(new - now))
+end
+return '0'
+"""
