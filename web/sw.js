@@ -10,6 +10,10 @@
 // - Nothing else (`/api/…`, `/ws/…`, `/metrics`) is touched.
 // The caches of versions older than the last two are deleted; of the pages, the
 // home page and the last room's page are kept.
+// - A room's page (`/r/{code}`) of a room this phone has a seat in (the page lists
+//   them in the cache `crisp-seats`, storage.js) comes with `class="seated"` on
+//   <html>: its first screen is then the room's ("Connecting…"), not the join
+//   form of a stranger, before the client even runs.
 
 const PAGES = 'crisp-pages';
 const STABLE = 'crisp-stable';
@@ -19,6 +23,8 @@ const VERSIONED = /^\/v\/([A-Za-z0-9]+)\//;
 const NAMED = /\/v\/([A-Za-z0-9]+)\/([^"'\s<>?#]+)/g;
 const LATE = ['js/qr.js', 'vendor/qrcode-generator/qrcode.mjs', 'i18n/en.json', 'i18n/ar.json', 'i18n/id.json'];
 const PAGE_PATH = /^\/(r\/[^/]+\/?)?$/;
+const ROOM_PATH = /^\/r\/([^/]+)\/?$/;
+const SEATS = 'crisp-seats';
 
 self.addEventListener('install', (event) => {
   event.waitUntil(keepPage(new Request('/')).catch(() => null).then(() => self.skipWaiting()));
@@ -43,16 +49,33 @@ self.addEventListener('fetch', (event) => {
 
 /** The page from the network (kept, with its files); offline, the copy kept. */
 async function page(req, url, event) {
+  let res;
   try {
-    const res = await fetch(req);
+    res = await fetch(req);
     if (res.ok) event.waitUntil(keep(url.pathname, res.clone()));
-    return res;
   } catch (err) {
     const cache = await caches.open(PAGES);
-    const copy = (await cache.match(url.pathname)) || (await cache.match('/'));
-    if (copy) return copy;
-    throw err;
+    res = (await cache.match(url.pathname)) || (await cache.match('/'));
+    if (!res) throw err;
   }
+  return seatedPage(url, res);
+}
+
+/** A seated player's room page: marked `seated` on <html> (the first screen's CSS
+ * then shows the room's, not the join form). Any other answer as it came. */
+async function seatedPage(url, res) {
+  const m = url.pathname.match(ROOM_PATH);
+  if (!m || !res.ok || !(res.headers.get('content-type') || '').startsWith('text/html')) return res;
+  let seated = false;
+  try {
+    const code = decodeURIComponent(m[1]).toUpperCase().replace(/[^A-Z0-9]/g, '');
+    seated = !!(await (await caches.open(SEATS)).match(`/__seat/${code}`));
+  } catch { /* no list: not seated */ }
+  if (!seated) return res;
+  const html = (await res.text()).replace(/<html\b([^>]*)>/, '<html$1 class="seated">');
+  const headers = new Headers(res.headers);
+  for (const name of ['content-encoding', 'content-length', 'etag']) headers.delete(name);
+  return new Response(html, { status: res.status, statusText: res.statusText, headers });
 }
 
 async function keepPage(req) {

@@ -8,7 +8,9 @@ client's state (window.crisp.state) is only read, to know when to act.
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +284,168 @@ def timer_seconds(page: Page) -> list[int]:
         if m:
             out.append(int(m.group(1)) * 60 + int(m.group(2)))
     return out
+
+
+# ---- holding one phone still at a moment of the game (the layout matrix)
+
+
+class Hold:
+    """Holds a phone still at a moment of a real game, for as long as a check takes.
+
+    Installed before the page opens its room: every server message to the page
+    passes through here (Playwright's websocket routing, connected to the real
+    server), and the page's clock is Playwright's. `freeze_on(predicate)` stops
+    the page's clock at once (its timers, the crisp window's and the draw's
+    countdowns stand still) and lets the server's messages through until one for
+    which `predicate(message)` holds; that one is delivered, the later ones wait.
+    The server plays on meanwhile; `release()` hands the page everything that
+    waited, in order, and lets its clock run on from where it stood (every update is the whole
+    table, so the page is then up to date). A moment of 300 ms (the crisp window
+    at the tests' time scale) can be looked at for seconds this way, without a
+    guess at when to look."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.until: Any = None
+        self.frozen = False
+        self.held: list[tuple[Any, str]] = []
+        self.matched: dict[str, Any] | None = None
+        self.paused = False
+        self.frozen_at = 0
+        page.clock.install()
+        page.route_web_socket(re.compile(r"/ws/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: self._from_server(ws, message))
+
+    def _from_server(self, ws: Any, message: str | bytes) -> None:
+        text = message if isinstance(message, str) else message.decode()
+        if self.frozen:
+            self.held.append((ws, text))
+            return
+        ws.send(text)
+        if self.until is not None:
+            msg = json.loads(text)
+            if self.until(msg):
+                self.frozen = True
+                self.until = None
+                self.matched = msg
+
+    def freeze_on(self, predicate: Any) -> None:
+        """From now: the page's clock stands still, and the page gets the server's
+        messages up to the first one `predicate` accepts (those that waited
+        first, in order); later ones wait. Call it before the tap that leads
+        there; `wait()` then waits for that message."""
+        self.matched = None
+        if not self.paused:
+            self._pause()
+        self.until = predicate
+        self.frozen = False
+        held, self.held = self.held, []
+        for ws, text in held:
+            self._from_server(ws, text)
+
+    def _pause(self) -> None:
+        """Stop the page's clock where it is: Date.now() stands still (its timers
+        still fire, so renders happen, but nothing counts down or runs out)."""
+        self.frozen_at = self.page.evaluate("() => Date.now()")
+        self.page.clock.set_fixed_time(self.frozen_at / 1000)
+        self.paused = True
+
+    def wait(self, timeout: float = 10) -> dict[str, Any]:
+        """Until the accepted message has reached the page; that message."""
+        deadline = time.monotonic() + timeout
+        while self.matched is None:
+            assert time.monotonic() < deadline, "the moment to hold never came"
+            # a round trip to the page lets the routed messages through meanwhile
+            self.page.evaluate("() => 0")
+        msg = self.matched
+        self.page.wait_for_function(
+            "(v) => !!window.crisp.state.view && window.crisp.state.view.version >= v",
+            arg=msg["view"].get("version", 0),
+        )
+        return msg
+
+    def release(self) -> None:
+        """Everything that waited goes to the page, and its clock runs again."""
+        self.until = None
+        self.frozen = False
+        held, self.held = self.held, []
+        for ws, text in held:
+            ws.send(text)
+        if self.paused:
+            # time runs on from where it stood (behind the wall clock by the hold:
+            # the page's estimate of the server's clock stays right, state.js)
+            self.page.clock.set_system_time(self.frozen_at / 1000)
+            self.paused = False
+
+
+# ---- the layout checks (issue 21)
+
+# The checks, in the page (tests/web/layout.js): a function of {width, inside, host}
+# returning the problems found, as sentences.
+LAYOUT_PROBLEMS = (Path(__file__).resolve().parent / "layout.js").read_text(encoding="utf-8")
+
+# Each language in turn, in place (window.crisp.language), and the layout's problems in each.
+IN_EVERY_LANGUAGE = """async ([opts, langs]) => {
+  const check = """ + LAYOUT_PROBLEMS + """;
+  const before = window.crisp.state && document.documentElement.lang;
+  const out = {};
+  for (const lang of langs) {
+    await window.crisp.language(lang);
+    const problems = check(opts);
+    if (problems.length) out[lang] = problems;
+  }
+  await window.crisp.language(before);
+  return out;
+}"""
+
+SCREENS = (
+    {"width": 360, "height": 640},
+    {"width": 390, "height": 844},
+    {"width": 412, "height": 915},
+)
+LANGS = ("en", "ar", "id")
+
+# What must be inside the screen at the table: [selector, also up and down?]
+TABLE_INSIDE = [
+    ["[data-testid=draw-timer]", True],
+    ["[data-testid=log-button]", True],
+    ["[data-testid=stock]", False],
+    ["[data-testid=my-slot-left]", False],
+    ["[data-testid=my-slot-middle]", False],
+    ["[data-testid=my-slot-right]", False],
+]
+
+
+# CRISP_LAYOUT_SHOTS=1: the matrix also saves every cell it checks as a screenshot,
+# test-artifacts/layout/<moment>-<width>-<lang>.png (for a person to look at; slower).
+SHOTS = bool(os.environ.get("CRISP_LAYOUT_SHOTS"))
+
+
+def layout_problems(
+    page: Page, what: str, inside: list[list[Any]], host: bool, fit: bool = False
+) -> list[str]:
+    """The layout checks of issue 21 on the page as it is now, at every screen
+    size of SCREENS and in every language (switched in place), the page left as
+    it was found (its size and language). `what`: the moment, for the message;
+    `fit`: a crowded table must show all of `inside` without scrolling."""
+    size = page.viewport_size
+    found: list[str] = []
+    for screen in SCREENS:
+        page.set_viewport_size(screen)
+        opts = {"width": screen["width"], "inside": inside, "host": host, "fit": fit}
+        for lang, problems in page.evaluate(IN_EVERY_LANGUAGE, [opts, list(LANGS)]).items():
+            found += [f"{what} @{screen['width']} {lang}: {p}" for p in problems]
+        if SHOTS:
+            lang_now = page.evaluate("() => document.documentElement.lang")
+            for lang in LANGS:
+                page.evaluate("(l) => window.crisp.language(l)", lang)
+                name = re.sub(r"[^\w]+", "-", f"{what}-{screen['width']}-{lang}").strip("-")
+                (ARTIFACTS / "layout").mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "layout" / f"{name}.png"))
+            page.evaluate("(l) => window.crisp.language(l)", lang_now)
+    if size:
+        page.set_viewport_size(size)
+    return found

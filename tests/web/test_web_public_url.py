@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from pydantic import ValidationError
 
-from crisp.server.settings import Settings
+from crisp.server.ops.settings import Settings
 from tests.web.browser_kit import open_seat
 from tests.web.conftest import PHONE, serve
 

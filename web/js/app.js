@@ -1,31 +1,37 @@
 // The page's start: language, routes, keys, the 100 ms tick, and one render
 // after every change of the state. Where the rest lives: docs/web-client.md.
 
-import { setLanguage, preferredLanguage } from './i18n.js';
+import { setLanguage, preferredLanguage, language } from './i18n.js';
 import { getState, replaceState, onChange } from './store.js';
 import { atTable, serverTime } from './state.js';
 import { expire } from './update.js';
 import { act } from './actions.js';
 import { onKey } from './keys.js';
 import { route, currentSocket } from './routing.js';
-import { render, startPainting } from './paint.js';
+import { render, startPainting, paintNow, drawnNotice } from './paint.js';
 import { unlockAudio } from './feedback.js';
 import { loadLanguage } from './storage.js';
 
 const TICK_MS = 100;
 
-/** Timers: peeks, highlights and toasts expire; while a game runs the draw
- * timer, the crisp bar and the clock-enabled draw are re-rendered. */
+// The service worker marks a seated player's page (`seated` on <html>, sw.js) so
+// that its first screen is the room's, not the join form; from here on the
+// client draws the right screen itself.
+document.documentElement.classList.remove('seated');
+
+/** Timers: peeks, highlights, toasts and notices expire (a notice that matters
+ * by its time on screen); while a game runs the draw timer, the crisp bar and
+ * the clock-enabled draw are re-rendered. */
 function tick() {
   const local = Date.now();
   const S = getState();
-  const next = expire(S, local);
+  const next = expire(S, local, { drawn: drawnNotice() });
   if (next !== S) {
     replaceState(next);
     return;
   }
   const live = S.screen === 'room' && atTable(S.view);
-  if (live || (S.banner && S.banner.until > local - 200)) render();
+  if (live || S.notices.length) render();
 }
 
 async function boot() {
@@ -52,10 +58,17 @@ function registerWorker() {
 
 startPainting(act);
 onChange(render);
-// For the console and the browser tests: read-only looks at the state, the clock and the socket.
+// For the console and the browser tests: read-only looks at the state, the clock
+// and the socket, and the language switched in place (the page redrawn before the
+// promise resolves; not remembered), as the header's switch does.
 window.crisp = {
   get state() { return getState(); },
   clock: { now: () => serverTime(getState().clock, Date.now()) },
   socket: currentSocket,
+  language: async (code) => {
+    if (code && code !== language()) await setLanguage(code, false);
+    paintNow();
+    return language();
+  },
 };
 boot();

@@ -11,6 +11,7 @@ import { short } from './cards.js';
 const PUBLIC_FIELDS = [
   'kind', 'player', 'options', 'round', 'dealer', 'slot', 'final', 'source', 'discarded',
   'timeout', 'target', 'target_slot', 'extra_draws', 'count', 'level',
+  'from', 'to', // played_for_you: this seat's total before and after (the client's own event)
 ];
 
 /** The part of `ev` a log line or a banner may keep: a card only where it is
@@ -114,6 +115,8 @@ export function describe(ev, ctx) {
       return { text: t('ev.game_over'), flash: [] };
     case 'rematch': // the host sent everyone back to the lobby (R16.5)
       return { text: who('rematch'), flash: [] };
+    case 'played_for_you': // the client's own event: this seat was played while away (R17.2)
+      return { text: t('ev.played_for_you'), flash: [] };
     default:
       return { text: null, flash: [] };
   }
@@ -149,14 +152,17 @@ function movePhrase(ev, ctx, next) {
 
 /** What a player did in their current or last turn (state `moves`), for their
  * seat: the last two moves that say something, newest first, so that a line
- * cut short still shows the latest ("Queen: left ⇄ Ben's right · King: 2 extra draws"). */
+ * cut short still shows the latest ("Queen: left ⇄ Ben's right · King: 2 extra draws").
+ * `newest`: the newest one only; `skipCrisp`: leave a crisp call out (the seat's
+ * tag says it). */
 export function movesText(evs, ctx) {
   const parts = [];
   (evs || []).forEach((ev, i) => {
+    if (ctx.skipCrisp && ev.kind === 'crisp') return;
     const text = movePhrase(ev, ctx, evs[i + 1]);
     if (text) parts.push(text);
   });
-  return parts.slice(-2).reverse().join(' · ');
+  return parts.slice(ctx.newest ? -1 : -2).reverse().join(' · ');
 }
 
 /** The card positions a player's moves changed, until that player's next turn:

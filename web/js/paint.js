@@ -13,6 +13,7 @@ let act = null;
 let queued = false;
 let lastScreen = '';
 let scrollToPiles = false;
+let drawn = null;
 
 /** Start painting with `actions`, the tap handlers the screens call. */
 export function startPainting(actions) {
@@ -26,6 +27,16 @@ export function render() {
   queueMicrotask(paint);
 }
 
+/** Render now, in this task (the browser tests' language switch, app.js). */
+export function paintNow() {
+  queued = false;
+  if (act) paint();
+}
+
+/** The id of the notice on screen after the last render (null when none, or
+ * when the page is hidden): update.js counts only the time a notice was seen. */
+export const drawnNotice = () => drawn;
+
 /** After the next render, bring the stock and your cards into view if they are off screen. */
 export function bringPilesIntoView() {
   scrollToPiles = true;
@@ -37,6 +48,8 @@ function paint() {
   const local = Date.now();
   patch(root, page({ S, now: serverTime(S.clock, local), local, act }));
   document.title = titleFor(S);
+  const shown = document.visibilityState === 'visible' ? root.querySelector('[data-notice]') : null;
+  drawn = shown ? Number(shown.dataset.notice) : null;
   // A new screen (lobby -> table -> results) starts at its top.
   const screen = `${S.screen}:${S.view ? S.view.status : ''}`;
   // A crowded table (4 to 8 players) starts at the table itself: the page's

@@ -10,7 +10,7 @@ import * as api from './api.js';
 import { RoomSocket } from './net.js';
 import { ClientError, Status } from './protocol.js';
 import { loadQr, qrModule } from './lazy.js';
-import { loadSeat, forgetSeat, lastRoom, loadName } from './storage.js';
+import { loadSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
 import { restartClock } from './state.js';
 import { getState, setState, replaceState } from './store.js';
 import { applyUpdate, errorMessage } from './update.js';
@@ -34,7 +34,7 @@ export function route() {
 export function showHome(code, error = null) {
   leaveRoom();
   setState({
-    screen: 'home', code: null, view: null, conn: 'idle', homeCode: code || '',
+    screen: 'home', code: null, view: null, stale: false, conn: 'idle', homeCode: code || '', notices: [],
     homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
     confirmLeave: false, leaving: false,
   });
@@ -56,17 +56,29 @@ export async function lookUp(code) {
   }
 }
 
-/** Take the stored seat in room `code` and connect. */
+/** Take the stored seat in room `code` and connect. Until the first update
+ * comes, the page shows the table as it last saw it (storage.js `loadTable`:
+ * public only, every tap disabled), so that a reload, or a phone offline, shows
+ * the room at once; the first update also says whether this seat was played
+ * meanwhile (update.js `playedWhileAway`). */
 export function enterRoom(code) {
   leaveRoom();
   const seat = loadSeat(code);
   const S = getState();
+  const last = loadTable(code);
+  const names = {};
+  const bots = {};
+  for (const p of (last && last.players) || []) {
+    names[p.id] = p.name;
+    if (p.is_bot) bots[p.id] = true;
+  }
   replaceState({
-    ...S, screen: 'room', code, view: null, log: [], peeks: {}, flashes: {}, queen: null,
+    ...S, screen: 'room', code, view: last, stale: !!last, log: [], peeks: {}, flashes: {}, queen: null,
     pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
-    confirmLeave: false, leaving: false,
-    names: {}, clock: restartClock(S.clock),
+    confirmLeave: false, leaving: false, notices: [], moves: {}, rematchBy: null,
+    names, bots, clock: restartClock(S.clock),
   });
+  markSeated(code, true);
   if (location.pathname !== `/r/${code}`) history.replaceState(null, '', `/r/${code}`);
   sock = new RoomSocket({
     code, token: seat.token, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
@@ -90,7 +102,8 @@ export const currentSocket = () => sock;
 function receive(msg) {
   const before = getState();
   const { state, effects } = applyUpdate(before, msg, Date.now());
-  if (state !== before) replaceState(state);
+  if (state !== before) replaceState(state.stale && msg.type === 'update' ? { ...state, stale: false } : state);
+  if (msg && msg.type === 'update' && state.view && state.code) saveTable(state.code, state.view);
   if (state.view && state.view.status === Status.LOBBY && !qrModule()) loadQr().then(render, () => {});
   for (const effect of effects) {
     if (effect.type === 'fatal') onFatal(effect.reason);

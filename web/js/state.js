@@ -44,11 +44,14 @@ export function initialState() {
     conn: 'idle', // idle | connecting | open | reconnecting | replaced
     clock: newClock(), // the server-clock estimate of this room's connection
     view: null, // the latest view (protocol.md), whole
+    stale: false, // `view` is the table as last seen (storage.js loadTable), not yet this connection's
     names: {}, // player id -> last known name, for events about players who left
+    bots: {}, // player id -> true for a computer player (its default name is translated, parts.js)
     log: [], // [{id, ev}] newest last: each event's public part (events.js publicEvent), described when shown
     peeks: {}, // slot -> {card, from, until}; memory only, a few seconds
     flashes: {}, // highlight key -> until (ms, local clock)
-    banner: null, // {ev, until}: a crisp call, a timeout or a Queen on your card, described when shown
+    notices: [], // [{id, ev, matters, at, shownMs, since}]: update.js, "Notices"; described when shown
+    rematchBy: null, // who sent everyone back to the lobby (R16.5): said in the lobby until the game starts
     moves: {}, // player id -> the public events of their current or last turn this round (events.js publicEvent)
     drawClock: null, // {deadline, total}: the current draw's time, for the timer's ring
     logOpen: false, // the move log's sheet (table)

@@ -5,6 +5,12 @@
 // stored (R16.3).
 
 const SEAT_PREFIX = 'crisp.seat.';
+const TABLE_PREFIX = 'crisp.table.';
+// The service worker's list of seated rooms (Cache API, which it can read and
+// localStorage is not): a page `/r/<CODE>` listed here starts as the room's
+// screen, not as the join form (sw.js). It holds the code only, never a token.
+const SEATS_CACHE = 'crisp-seats';
+const seatEntry = (code) => `/__seat/${code}`;
 const LAST_ROOM_KEY = 'crisp.lastRoom';
 const NAME_KEY = 'crisp.name';
 const LANG_KEY = 'crisp.lang';
@@ -34,10 +40,49 @@ export function loadSeat(code) {
 export function saveSeat(code, seat) {
   write(SEAT_PREFIX + code, JSON.stringify({ token: seat.token, player_id: seat.player_id }));
   write(LAST_ROOM_KEY, code);
+  markSeated(code, true);
 }
 export function forgetSeat(code) {
   remove(SEAT_PREFIX + code);
+  remove(TABLE_PREFIX + code);
   if (read(LAST_ROOM_KEY) === code) remove(LAST_ROOM_KEY);
+  markSeated(code, false);
+}
+
+/** Tell the service worker (its cache of seated rooms) that this page has, or no
+ * longer has, a seat in room `code`. Quietly nothing where there are no caches. */
+export function markSeated(code, seated) {
+  try {
+    if (typeof caches === 'undefined' || !window.isSecureContext) return;
+    caches.open(SEATS_CACHE).then((c) => (seated
+      ? c.put(seatEntry(code), new Response('1'))
+      : c.delete(seatEntry(code)))).catch(() => {});
+  } catch { /* no Cache API */ }
+}
+
+// ---- the table as last seen: crisp.table.<CODE>, drawn while (re)connecting
+
+/** The public part of a view, for the table shell a reload shows before the
+ * socket is open (or while the phone is offline). Never a hidden card: the card
+ * held (R16.3) and what may be done are left out, as are the clock-driven parts. */
+export function publicTable(view) {
+  const turn = view.turn ? { ...view.turn, draw_deadline: null, may_start_at: 0 } : null;
+  const crisp = view.crisp ? { ...view.crisp, window: null, windows: [] } : view.crisp;
+  return { ...view, holding: null, legal: [], turn, crisp, peek_ends_at: null, lag_ms: null };
+}
+
+export function saveTable(code, view) {
+  write(TABLE_PREFIX + code, JSON.stringify(publicTable(view)));
+}
+
+export function loadTable(code) {
+  try {
+    const view = JSON.parse(read(TABLE_PREFIX + code) || 'null');
+    return view && typeof view === 'object' && Array.isArray(view.players) && view.code === code
+      ? publicTable(view) : null;
+  } catch {
+    return null;
+  }
 }
 /** The last room joined, if its seat is still stored. */
 export function lastRoom() {

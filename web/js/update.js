@@ -10,9 +10,19 @@
 //                                       between the piles and the seats
 // Peeked cards go into `peeks` for a few seconds and nowhere else: never the
 // log, never storage (R16.3).
-// Nothing here is translated: the log and the banner keep the event's public
+// Nothing here is translated: the log and the notices keep the event's public
 // part, toasts keep a message (i18n.js `msg`), and the screens turn them into
 // text when they draw, in the language of that moment.
+//
+// Notices (`notices`, docs/web-client.md "The notice line") come in two kinds.
+// A notice that *matters* to this player (you are the host now, R17.4; another
+// player's Queen took one of your cards, R8.3; the computer played for you while
+// you were away, R17.2; your own time ran out, R14.2) waits its turn: it is shown
+// for NOTICE_MS of time *on screen* (`expire` counts only the time it was drawn),
+// one after the other, whatever else happens meanwhile. A *passing* notice (a
+// crisp call, another player's timeout) lives NOTICE_MS from its arrival and is
+// simply dropped if something that matters was on screen all that time (the log
+// keeps it).
 
 import { msg, has } from './i18n.js';
 import { describe, publicEvent } from './events.js';
@@ -23,7 +33,8 @@ export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidd
 export const PEEK_PHASE_MS = 10000; // R16.2: the deal's peeks stay for the peek phase
 export const FLASH_MS = 1400;
 export const TOAST_MS = 4000;
-export const NOTICE_MS = 4000; // a crisp call, a Queen on your card, a timeout: in the notice line
+export const NOTICE_MS = 4000; // how long a notice shows (one that matters: 4 s on screen)
+const MAX_NOTICES = 6; // notices that matter waiting their turn, at most
 const MOTION_STEP_MS = 380; // the moves of one update animate one after the other
 /** The events that are a player's move: each seat shows its last ones until that
  * player's next turn starts (`moves`). */
@@ -67,12 +78,18 @@ export function applyUpdate(state, msg, now) {
   if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
   const view = msg.view;
   const names = { ...state.names };
-  for (const p of view.players) names[p.id] = p.name;
+  const bots = { ...state.bots };
+  for (const p of view.players) {
+    names[p.id] = p.name;
+    if (p.is_bot) bots[p.id] = true;
+    else delete bots[p.id];
+  }
   // Fresh copies of everything the events below change: the input stays as it was.
   const next = {
     ...state,
     clock: sampleClock(state.clock, msg.now, now),
     names,
+    bots,
     view,
     pending: 0,
     optionsDraft: null,
@@ -80,14 +97,31 @@ export function applyUpdate(state, msg, now) {
     flashes: { ...state.flashes },
     log: [...state.log],
     moves: { ...state.moves },
+    notices: [...state.notices],
   };
   if (!view.players.some((p) => p.id === view.you)) {
     return { state: next, effects: [{ type: 'fatal', reason: 'removed' }] };
   }
   const effects = [];
-  for (const ev of msg.events || []) applyEvent(next, ev, now, effects);
+  // The first update of a connection (seq 1) after a time away: was this seat
+  // played meanwhile? (R17.2; the events of that time never reach this phone.)
+  if (msg.seq === 1) {
+    const away = playedWhileAway(state.view, view);
+    if (away) {
+      addNotice(next, away, now, true);
+      next.serial += 1;
+      next.log.push({ id: next.serial, ev: publicEvent(away) });
+    }
+  }
+  const events = msg.events || [];
+  // "X is back" once: a return from away says more than the connection alone.
+  const back = new Set(events.filter((ev) => ev.kind === 'back').map((ev) => ev.player));
+  for (const ev of events) {
+    if (ev.kind === 'connected' && back.has(ev.player)) continue;
+    applyEvent(next, ev, now, effects);
+  }
   let motions = 0;
-  for (const ev of msg.events || []) {
+  for (const ev of events) {
     if (MOTION_KINDS.has(ev.kind)) effects.push({ type: 'motion', ev: publicEvent(ev), delay: MOTION_STEP_MS * motions++ });
   }
   afterUpdate(next, state.view, now, effects);
@@ -110,31 +144,36 @@ function applyEvent(s, ev, now, effects) {
     s.moves = {};
     s.peeks = {};
     s.queen = null;
-    s.banner = null; // the results screen says it all
     s.readyRound = null;
+    // a Queen on your cards of a round that is over no longer matters; the rest waits
+    s.notices = s.notices.filter((n) => n.matters && n.ev.kind !== 'queen');
   }
-  if (ev.kind === 'rematch') s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS }; // in the lobby
+  if (ev.kind === 'rematch') s.rematchBy = ev.player || null; // said in the lobby itself
+  if (ev.kind === 'round_started') s.rematchBy = null;
   if (ev.kind === 'drew') s.publicHolding = ev.source === 'discard' ? { player: ev.player, card: ev.card } : null;
   if (ev.kind === 'peek' && ev.player === you && ev.card) {
     const dur = view.status === Status.PEEK ? PEEK_PHASE_MS : PEEK_MS;
     s.peeks[ev.slot] = { card: ev.card, from: now, until: now + dur };
   }
   if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
-  // Said to every phone, in the notice line: a crisp call, a timeout and what it discarded (R14.2).
-  // A new host's banner from this same update is kept: shown at least once (the
-  // notice is in the log either way).
-  const hostToldNow = s.banner && s.banner.ev.kind === 'host_changed' && s.banner.until === now + 3000;
-  if ((ev.kind === 'crisp' || ev.kind === 'timeout' || (ev.kind === 'discarded' && ev.timeout)) && !hostToldNow) {
-    s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS };
+  // Said to every phone: a crisp call; a timeout with what it discarded (R14.2),
+  // which matters to the player whose time ran out.
+  if (ev.kind === 'crisp') addNotice(s, ev, now, false);
+  if (ev.kind === 'timeout') addNotice(s, ev, now, ev.player === you);
+  if (ev.kind === 'discarded' && ev.timeout) {
+    // one notice for the timeout and its discard: "Ana ran out of time: 5♣ discarded"
+    s.notices = s.notices.filter((n) => !(n.ev.kind === 'timeout' && n.ev.player === ev.player && n.at === now));
+    addNotice(s, ev, now, ev.player === you);
   }
   // R17.4: the new host is told so (the role's buttons appear with the view).
-  if (ev.kind === 'host_changed' && ev.player === you) s.banner = { ev: publicEvent(ev), until: now + 3000 };
+  if (ev.kind === 'host_changed') {
+    s.notices = s.notices.filter((n) => n.ev.kind !== 'host_changed');
+    if (ev.player === you) addNotice(s, ev, now, true);
+  }
   // Whether there is a line and what lights up do not depend on the language or on names.
   const d = describe(ev, { you, name: (id) => id });
-  // Someone else's Queen took one of your cards: say it big, it changes what you know.
-  if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) {
-    s.banner = { ev: publicEvent(ev), until: now + NOTICE_MS };
-  }
+  // Someone else's Queen took one of your cards: it changes what you know (R8.3).
+  if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) addNotice(s, ev, now, true);
   if (d.text) {
     s.serial += 1;
     s.log.push({ id: s.serial, ev: publicEvent(ev) });
@@ -169,14 +208,105 @@ function afterUpdate(s, prev, now, effects) {
   }
 }
 
-/** `state` without the peeks, highlights and toasts whose time is over at `now`
- * (local); the same object when nothing expired. */
-export function expire(state, now) {
+/** `state` without the peeks, highlights, toasts and notices whose time is over
+ * at `now` (local); the same object when nothing changed. `drawn`: the id of the
+ * notice on screen now (paint.js), whose time on screen is counted. */
+export function expire(state, now, { drawn = null } = {}) {
   const peeks = dropExpired(state.peeks, (p) => p.until <= now);
   const flashes = dropExpired(state.flashes, (until) => until <= now);
   const toasts = state.toasts.filter((x) => x.until > now);
-  if (peeks === state.peeks && flashes === state.flashes && toasts.length === state.toasts.length) return state;
-  return { ...state, peeks, flashes, toasts };
+  const notices = ageNotices(state.notices, now, drawn);
+  if (peeks === state.peeks && flashes === state.flashes && toasts.length === state.toasts.length
+    && notices === state.notices) return state;
+  return { ...state, peeks, flashes, toasts, notices };
+}
+
+// ---- notices
+
+/** Add a notice for `ev` (its public part) to `s` (a copy applyUpdate owns). */
+function addNotice(s, ev, now, matters) {
+  s.serial += 1;
+  const notice = { id: s.serial, ev: publicEvent(ev), matters, at: now, shownMs: 0, since: null };
+  s.notices = [...s.notices, notice];
+  const waiting = s.notices.filter((n) => n.matters);
+  if (waiting.length > MAX_NOTICES) {
+    const drop = waiting[0].id;
+    s.notices = s.notices.filter((n) => n.id !== drop);
+  }
+}
+
+/** The notice to show now: the oldest one that matters (each waits its turn),
+ * else the newest passing one still fresh, else null. */
+export function currentNotice(state, now) {
+  const list = state.notices || [];
+  const first = list.find((n) => n.matters);
+  if (first) return first;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i].at + NOTICE_MS > now) return list[i];
+  }
+  return null;
+}
+
+/** Notices after time passes: a passing one goes NOTICE_MS after it came; one
+ * that matters goes once it has been on screen (`drawn`) for NOTICE_MS in all. */
+function ageNotices(list, now, drawn) {
+  let changed = false;
+  const out = [];
+  for (const n of list) {
+    if (!n.matters) {
+      if (n.at + NOTICE_MS <= now) changed = true;
+      else out.push(n);
+      continue;
+    }
+    let next = n;
+    if (n.id === drawn) {
+      if (n.since == null) next = { ...n, since: now };
+      else if (n.shownMs + (now - n.since) >= NOTICE_MS) next = null;
+    } else if (n.since != null) {
+      next = { ...n, shownMs: n.shownMs + Math.max(0, now - n.since), since: null };
+    }
+    if (next !== n) changed = true;
+    if (next) out.push(next);
+  }
+  return changed ? out : list;
+}
+
+/** What the computer did for this seat while its player was away (R17.2), seen
+ * by comparing the table this phone last had (`prev`, possibly from storage)
+ * with the one it gets on reconnecting: the turn passed this seat (it was its
+ * turn, or the turn went past it) or a round it was playing ended. A notice
+ * event, or null. The phone never got those events, so it says what it can:
+ * that its seat was played, and how its total changed. */
+export function playedWhileAway(prev, view) {
+  if (!prev || !view || prev.code !== view.code || prev.you !== view.you) return null;
+  const me = view.you;
+  const was = prev.players.find((p) => p.id === me);
+  const now = view.players.find((p) => p.id === me);
+  if (!was || !now) return null;
+  const inPlay = prev.status === Status.PLAYING && !!prev.turn;
+  if (!inPlay) return null;
+  const caller = prev.crisp && prev.crisp.caller;
+  let played = false;
+  if (view.round !== prev.round || view.status !== Status.PLAYING || !view.turn) {
+    // the round ended (or more): this seat had a turn in it, unless it had called crisp
+    played = caller !== me;
+  } else {
+    const order = [...view.players].sort((a, b) => a.seat - b.seat).map((p) => p.id);
+    const at = (id) => order.indexOf(id);
+    const n = order.length;
+    const from = at(prev.turn.player);
+    const to = at(view.turn.player);
+    const mine = at(me);
+    const dist = (a, b) => (b - a + n) % n;
+    if (from < 0 || to < 0 || mine < 0) return null;
+    // a whole turn of the table or more: every seat drew from the stock at least once
+    const drawn = (prev.stock_count || 0) - (view.stock_count || 0);
+    if (prev.turn.player === me && view.turn.player !== me) played = true;
+    else if (dist(from, mine) > 0 && dist(from, mine) < dist(from, to)) played = true;
+    else if (drawn >= n) played = true;
+  }
+  if (!played) return null;
+  return { kind: 'played_for_you', player: me, from: was.total, to: now.total };
 }
 
 function dropExpired(map, isOver) {

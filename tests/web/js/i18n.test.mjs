@@ -47,6 +47,7 @@ function sampleParams(code) {
     minus: formatNumber(-5), plus: formatNumber(5, { signed: true }), message: '',
     level: t('level.normal'),
     sum: 4, bonus: formatNumber(-5, { signed: true }), host: '127.0.0.1', setting: '#',
+    from: -3, to: 12,
   };
 }
 

@@ -9,12 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { setLanguage, text } from '../../../web/js/i18n.js';
-import { applyUpdate, expire, withToast, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS, NOTICE_MS } from '../../../web/js/update.js';
+import {
+  applyUpdate, expire, withToast, currentNotice, playedWhileAway, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS, NOTICE_MS,
+} from '../../../web/js/update.js';
 import { movesText, changedSlots } from '../../../web/js/events.js';
 import { initialState, serverTime } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
-import { seatOrder, seatTags, presenceTags, eventText, bannerText } from '../../../web/js/render/parts.js';
+import { seatOrder, seatTags, presenceTags, eventText, noticeText, nameOf } from '../../../web/js/render/parts.js';
 
 // i18n.js fetches i18n/<lang>.json next to itself (a file: URL here) and sets
 // <html lang dir>: give it both.
@@ -152,22 +154,29 @@ test('a card that moves takes its peek with it (your swap, a Queen on your card)
   const queen = { kind: 'queen', player: 'p2', slot: 'middle', target: 'p1', target_slot: 'right', card: 'QH' };
   const s1 = apply(s0, update(makeView(), [queen])).state;
   assert.deepEqual(Object.keys(s1.peeks), ['left']);
-  // Someone else's Queen took one of your cards: a banner says so.
-  assert.deepEqual(s1.banner.ev, s1.log.at(-1).ev);
-  assert.equal(bannerText(s1, s1.banner), 'Ben used a Queen on your right card (gave you their middle card)');
-  assert.equal(s1.banner.until, NOW + NOTICE_MS);
+  // Someone else's Queen took one of your cards: a notice that matters says so (R8.3).
+  const notice = currentNotice(s1, NOW);
+  assert.deepEqual(notice.ev, s1.log.at(-1).ev);
+  assert.equal(notice.matters, true);
+  assert.equal(noticeText(s1, notice), 'Ben used a Queen on your right card (gave you their middle card)');
 });
 
-test('a new round forgets the peeks, the Queen choice, the banner and the ready flag', () => {
+const notice = (id, kind, matters, extra = {}) => (
+  { id, ev: { kind, player: 'p2', ...extra }, matters, at: NOW, shownMs: 0, since: null });
+
+test('a new round forgets the peeks, the Queen choice, a passing notice, a Queen notice and the ready flag', () => {
   const s0 = inRoom(makeView(), {
     peeks: { left: { card: 'AS', from: NOW, until: NOW + PEEK_MS } },
-    queen: { mine: 'left', target: null }, banner: { text: 'x', until: NOW + 1000 }, readyRound: 1,
+    queen: { mine: 'left', target: null }, readyRound: 1,
+    notices: [notice(90, 'crisp', false), notice(91, 'queen', true, { target: 'p1' }),
+      notice(92, 'host_changed', true, { player: 'p1' })],
   });
   const view = makeView({ status: Status.PEEK, round: 2, turn: null, legal: ['ready'] });
   const { state } = apply(s0, update(view, [{ kind: 'round_started', round: 2, dealer: 'p1' }]));
   assert.deepEqual(state.peeks, {});
   assert.equal(state.queen, null);
-  assert.equal(state.banner, null);
+  // the new host's notice still waits its turn; the round's own notices are over
+  assert.deepEqual(state.notices.map((n) => n.id), [92]);
   assert.equal(state.readyRound, null);
 });
 
@@ -212,13 +221,15 @@ test('your turn starting asks for the buzz and the scroll; another player\'s doe
   assert.deepEqual(theirs.effects.filter((e) => e.type === 'yourTurn'), []);
 });
 
-test('r10 a crisp call shows a banner; your own window gets its bar and a wake-up when it closes', () => {
+test('r10 a crisp call is a passing notice; your own window gets its bar and a wake-up when it closes', () => {
   const s0 = inRoom();
   const server = serverTime(s0.clock, NOW);
   const view = makeView({ legal: ['crisp'], crisp: { caller: null, window: { player: 'p1', closes_at: server + 3000 }, final_turns_left: [] } });
   const { state, effects } = apply(s0, update(view, [{ kind: 'crisp', player: 'p2' }], NOW + AHEAD));
-  assert.deepEqual(state.banner, { ev: { kind: 'crisp', player: 'p2' }, until: NOW + NOTICE_MS });
-  assert.equal(bannerText(state, state.banner), 'Ben called CRISP!');
+  assert.deepEqual(state.notices.map((n) => [n.ev, n.matters, n.at]), [[{ kind: 'crisp', player: 'p2' }, false, NOW]]);
+  assert.equal(noticeText(state, currentNotice(state, NOW)), 'Ben called CRISP!');
+  assert.equal(currentNotice(state, NOW + NOTICE_MS), null); // gone 4 s after it came
+  assert.equal(expire(state, NOW + NOTICE_MS).notices.length, 0);
   const total = view.crisp.window.closes_at - serverTime(state.clock, NOW);
   assert.deepEqual(state.crispWindow, { closes_at: view.crisp.window.closes_at, total });
   assert.ok(effects.some((e) => e.type === 'wake' && e.after === total + 15));
@@ -267,6 +278,48 @@ test('the log keeps the last 60 lines, each with its own id', () => {
   assert.equal(s.log.at(-1).id, s.serial);
 });
 
+test('a notice that matters waits its turn and stays 4 s on screen, counting only the time it was seen', () => {
+  const s0 = inRoom(makeView(), {
+    notices: [notice(7, 'host_changed', true, { player: 'p1' }), notice(8, 'queen', true, { target: 'p1' }),
+      notice(9, 'crisp', false)],
+  });
+  // the oldest that matters comes first, before a passing one
+  assert.equal(currentNotice(s0, NOW).id, 7);
+  // never drawn (a toast over it, the page hidden): it waits, however long
+  let s = expire(s0, NOW + 60_000);
+  assert.deepEqual(s.notices.map((n) => n.id), [7, 8]); // the passing one went after 4 s
+  // on screen for 1.5 s, then covered (a toast) for 10 s, then on screen again
+  s = expire(s, NOW + 60_000, { drawn: 7 });
+  s = expire(s, NOW + 61_500, { drawn: 7 });
+  s = expire(s, NOW + 61_600, { drawn: null });
+  assert.equal(s.notices[0].shownMs, 1600);
+  s = expire(s, NOW + 71_600, { drawn: null });
+  assert.equal(currentNotice(s, NOW + 71_600).id, 7);
+  s = expire(s, NOW + 71_700, { drawn: 7 });
+  s = expire(s, NOW + 74_000, { drawn: 7 });
+  assert.equal(currentNotice(s, NOW + 74_000).id, 7); // 1.6 + 2.3 s seen: not yet
+  s = expire(s, NOW + 74_200, { drawn: 7 });
+  // 4 s seen: the next one's turn
+  assert.deepEqual(s.notices.map((n) => n.id), [8]);
+  assert.equal(currentNotice(s, NOW + 74_200).id, 8);
+  // nothing changed: the same state
+  assert.equal(expire(s, NOW + 74_300), s);
+});
+
+test('notices that matter wait behind each other: the new host is told even after a Queen and a crisp call', () => {
+  const s0 = inRoom(makeView({ host: 'p3' }));
+  const queen = { kind: 'queen', player: 'p2', slot: 'left', target: 'p1', target_slot: 'right', card: 'QH' };
+  const s1 = apply(s0, update(makeView({ host: 'p1' }), [queen, { kind: 'host_changed', player: 'p1' },
+    { kind: 'crisp', player: 'p2' }])).state;
+  assert.deepEqual(s1.notices.map((n) => [n.ev.kind, n.matters]), [['queen', true], ['host_changed', true], ['crisp', false]]);
+  let s = expire(s1, NOW, { drawn: currentNotice(s1, NOW).id });
+  s = expire(s, NOW + NOTICE_MS, { drawn: currentNotice(s, NOW).id });
+  assert.equal(noticeText(s, currentNotice(s, NOW + NOTICE_MS)), 'You are the host now');
+  // the role moving on again takes the stale notice with it
+  const s2 = apply(deepFreeze(s), update(makeView({ host: 'p2' }), [{ kind: 'host_changed', player: 'p2' }])).state;
+  assert.ok(!s2.notices.some((n) => n.ev.kind === 'host_changed'));
+});
+
 test('expire drops what is over and returns the same state when nothing is', () => {
   const s0 = deepFreeze({
     ...inRoom(),
@@ -303,24 +356,45 @@ test('r3_1 seat order: by seat, or clockwise starting after a player', () => {
   assert.deepEqual(seatOrder(v, 'p9').map((p) => p.id), ['p1', 'p2', 'p3', 'p4']);
 });
 
+const words = (tags) => tags.map((tag) => tag.children.map((c) => (typeof c === 'string' ? c : c.children.join(''))).join(''));
+
 test('seat tags come in one fixed order, only those that apply', () => {
-  const text = (tags) => tags.map((tag) => tag.children.join(''));
-  assert.deepEqual(text(seatTags({ offline: true, dealer: true, crisp: false })), ['dealer', '⚠ offline']);
+  assert.deepEqual(words(seatTags({ offline: true, dealer: true, crisp: false })), ['dealer', '⚠ offline']);
   assert.deepEqual(seatTags({}), []);
-  assert.deepEqual(text(seatTags({ you: true, host: true })), ['host', 'you']);
+  assert.deepEqual(words(seatTags({ you: true, host: true })), ['♛ host', 'you']);
 });
 
-test('r17 computer players and away seats: their tags, and presence tags per seat', () => {
-  const words = (tags) => tags.map((tag) => tag.children.map((c) => (typeof c === 'string' ? c : c.children.join(''))).join(''));
-  assert.deepEqual(words(seatTags({ host: true, bot: 'easy' })), ['host', '🤖 computer · easy']);
-  assert.deepEqual(words(seatTags({ away: true, offline: true })), ['🤖 computer playing', '⚠ offline']);
+test('r17 computer players and away seats: their tags differ, and presence tags per seat', () => {
+  assert.deepEqual(words(seatTags({ host: true, bot: 'easy' })), ['♛ host', 'computer · easy']);
+  assert.deepEqual(words(seatTags({ bot: 'hard' })), ['computer · hard']);
+  assert.deepEqual(words(seatTags({ botChip: 'normal' })), ['computer']);
+  // an away friend is not a computer player (R17.2): another word, another badge
+  assert.deepEqual(words(seatTags({ away: true })), ['away']);
+  assert.equal(seatTags({ away: true })[0].props['data-testid'], 'away-badge');
   assert.deepEqual(presenceTags(player('p2', 1, { is_bot: true, bot_level: 'normal', connected: false })),
     { bot: 'normal', away: false, offline: false });
-  assert.deepEqual(presenceTags(player('p2', 1, { away: true, connected: false })), { bot: null, away: true, offline: true });
+  // away: no longer "offline", the computer plays it; offline: not yet away
+  assert.deepEqual(presenceTags(player('p2', 1, { away: true, connected: false })), { bot: null, away: true, offline: false });
+  assert.deepEqual(presenceTags(player('p2', 1, { connected: false })), { bot: null, away: false, offline: true });
   assert.deepEqual(presenceTags(player('p2', 1)), { bot: null, away: false, offline: false });
 });
 
-test('r17 the log says who is away, back, added, taken over; the new host is told with a banner', () => {
+test('r17_1 a computer player\'s default name is said in the page\'s language; other names never change', async () => {
+  const v = makeView({ players: [player('p1', 0), { ...player('p2', 1), name: 'Computer 2', is_bot: true, bot_level: 'easy' },
+    { ...player('p3', 2), name: 'Computer 3' }] });
+  assert.equal(nameOf(v, 'p2'), 'Computer 2');
+  await setLanguage('id');
+  try {
+    assert.equal(nameOf(v, 'p2'), 'Komputer 2');
+    assert.equal(nameOf(v, 'p3'), 'Computer 3'); // a human who chose that name
+    const s = inRoom(v);
+    assert.equal(eventText(s, { kind: 'discarded', player: 'p2', card: '4C' }), 'Komputer 2 membuang 4♣');
+  } finally {
+    await setLanguage('en');
+  }
+});
+
+test('r17 the log says who is away, back, added, taken over; the new host is told by a notice', () => {
   const s0 = inRoom(makeView({ host: 'p2' }));
   const events = [
     { kind: 'away', player: 'p3' }, { kind: 'back', player: 'p3' },
@@ -334,11 +408,12 @@ test('r17 the log says who is away, back, added, taken over; the new host is tol
     'Dee joined: a computer player (easy)', 'The computer plays for Ben for the rest of the game',
     'You are the host now',
   ]);
-  assert.deepEqual(state.banner, { ev: { kind: 'host_changed', player: 'p1' }, until: NOW + 3000 });
-  assert.equal(bannerText(state, state.banner), 'You are the host now');
-  // another player's new role is a log line, not a banner
+  const told = currentNotice(state, NOW);
+  assert.deepEqual([told.ev, told.matters], [{ kind: 'host_changed', player: 'p1' }, true]);
+  assert.equal(noticeText(state, told), 'You are the host now');
+  // another player's new role is a log line, not a notice
   const other = apply(s0, update(view, [{ kind: 'host_changed', player: 'p3' }])).state;
-  assert.equal(other.banner, null);
+  assert.deepEqual(other.notices, []);
   assert.equal(eventText(other, other.log.at(-1).ev), 'Cai is the host now');
   // your own away and back are not news to you
   const mine = apply(s0, update(view, [{ kind: 'away', player: 'p1' }, { kind: 'back', player: 'p1' }])).state;
@@ -390,13 +465,18 @@ test('r14_2 a timeout is announced to everyone with the card discarded for them'
     { kind: 'discarded', player: 'p2', card: '5C', timeout: true },
     { kind: 'turn_started', player: 'p3', final: false },
   ])).state;
-  assert.equal(bannerText(s1, s1.banner), 'Ben ran out of time: 5♣ discarded');
-  assert.equal(s1.banner.until, NOW + NOTICE_MS);
+  assert.deepEqual(s1.notices.map((n) => n.matters), [false]); // one notice, passing: not yours
+  assert.equal(noticeText(s1, currentNotice(s1, NOW)), 'Ben ran out of time: 5♣ discarded');
   assert.equal(movesText(s1.moves.p2, names(s1)), 'out of time: 5♣ discarded');
   // a timed-out King extra draw discards nothing: the timeout alone is said
   const s2 = apply(s0, update(makeView(), [{ kind: 'timeout', player: 'p3' }])).state;
-  assert.equal(bannerText(s2, s2.banner), 'Cai ran out of time');
+  assert.equal(noticeText(s2, currentNotice(s2, NOW)), 'Cai ran out of time');
   assert.equal(movesText(s2.moves.p3, names(s2)), 'ran out of time');
+  // your own time ran out: that matters to you, and waits its turn
+  const s3 = apply(s0, update(makeView(), [{ kind: 'timeout', player: 'p1' },
+    { kind: 'discarded', player: 'p1', card: '5C', timeout: true }])).state;
+  assert.deepEqual(s3.notices.map((n) => n.matters), [true]);
+  assert.equal(noticeText(s3, currentNotice(s3, NOW)), 'You ran out of time: 5♣ discarded');
 });
 
 test('moves animate one after the other, public faces only', () => {
@@ -428,4 +508,44 @@ test('r16_5 a rematch sends everyone back to the lobby: the log says so, the sea
   const s2 = apply(s1, update(lobby, [{ kind: 'rematch', player: 'p2' }])).state;
   assert.deepEqual(s2.moves, {});
   assert.equal(eventText(s2, s2.log.at(-1).ev), 'Ben started a rematch: everyone is back in the room, same seats and options');
+});
+
+test('r17 "is back" is said once: a return from away says more than the connection alone', () => {
+  const s0 = inRoom();
+  const { state } = apply(s0, update(makeView(), [{ kind: 'connected', player: 'p3' }, { kind: 'back', player: 'p3' }]));
+  assert.deepEqual(state.log.slice(s0.log.length).map((l) => eventText(state, l.ev)), ['Cai is back and plays again']);
+  const short = apply(s0, update(makeView(), [{ kind: 'connected', player: 'p3' }])).state;
+  assert.deepEqual(short.log.slice(s0.log.length).map((l) => eventText(short, l.ev)), ['Cai is back']);
+});
+
+test('r17_2 a player back after a while is told the computer played for them (the first update, seq 1)', () => {
+  const playing = (player, extra = {}) => makeView({ turn: { ...makeView().turn, player }, ...extra });
+  const withTotal = (view, total) => ({ ...view, players: view.players.map((p) => (p.id === 'p1' ? { ...p, total } : p)) });
+  // it was your turn when you left, and it is someone else's now
+  assert.deepEqual(playedWhileAway(playing('p1'), playing('p2')), { kind: 'played_for_you', player: 'p1', from: 0, to: 0 });
+  // the turn went past your seat (p3 -> p1 -> p2)
+  assert.ok(playedWhileAway(playing('p3'), playing('p2')));
+  // it did not reach you (p2 -> p3), or it waits for you (p3 -> p1)
+  assert.equal(playedWhileAway(playing('p2'), playing('p3')), null);
+  assert.equal(playedWhileAway(playing('p3'), playing('p1')), null);
+  // a whole turn of the table: every seat drew, yours too
+  assert.ok(playedWhileAway(playing('p2', { stock_count: 40 }), playing('p2', { stock_count: 36 })));
+  // the round ended: your seat played in it, unless you had called crisp
+  const over = withTotal(makeView({ status: Status.ROUND_OVER, turn: null }), 14);
+  assert.deepEqual(playedWhileAway(playing('p2'), over), { kind: 'played_for_you', player: 'p1', from: 0, to: 14 });
+  const called = playing('p2', { crisp: { caller: 'p1', window: null, final_turns_left: ['p2', 'p3'] } });
+  assert.equal(playedWhileAway(called, over), null);
+  // nothing to compare, another room, or not a game in play
+  assert.equal(playedWhileAway(null, playing('p2')), null);
+  assert.equal(playedWhileAway({ ...playing('p1'), code: 'ZZZZ' }, playing('p2')), null);
+  assert.equal(playedWhileAway(makeView({ status: Status.LOBBY, turn: null }), playing('p2')), null);
+
+  // applyUpdate: only on a connection's first update; said by a notice that matters and in the log
+  const s0 = inRoom(playing('p1'));
+  const first = apply(s0, { ...update(withTotal(playing('p2'), 9)), seq: 1 }).state;
+  const told = currentNotice(first, NOW);
+  assert.equal(told.matters, true);
+  assert.equal(noticeText(first, told), 'While you were away, the computer played for you: your cards may have changed. Your total: 0 → 9.');
+  assert.equal(eventText(first, first.log.at(-1).ev), 'While you were away, the computer played for you');
+  assert.deepEqual(apply(s0, update(playing('p2'))).state.notices, []); // seq 2: not a return
 });

@@ -6,7 +6,8 @@ import { h } from '../dom.js';
 import { t, text, LANGUAGES, language } from '../i18n.js';
 import { Status } from '../protocol.js';
 import { atTable } from '../state.js';
-import { offlineStrip, bannerText } from './parts.js';
+import { offlineStrip, noticeText, phoneOffline } from './parts.js';
+import { currentNotice } from '../update.js';
 import { home } from './home.js';
 import { lobby } from './lobby.js';
 import { table } from './table.js';
@@ -22,9 +23,17 @@ export function page(ctx) {
     S.menuOpen ? settingsPanel(ctx) : null,
     S.confirmLeave && S.screen === 'room' && S.view ? leaveDialog(ctx) : null,
     inTable ? null : offlineStrip(S), // the table has it in its sticky top
-    h('main', { id: 'main', class: `screen screen-${S.help ? 'help' : screenName(S)}` }, S.help ? help(ctx) : screen(ctx)),
+    h('main', { id: 'main', class: `screen screen-${S.help ? 'help' : screenName(S)}` }, S.help ? help(ctx) : screen(ctx),
+      S.booting ? seatedShell() : null),
     overlays(ctx, inTable && !S.help),
   ];
+}
+
+/** In the first screen of a shared link (web/shell/make.mjs): what a seated
+ * player sees before the client runs, instead of the join form. The service
+ * worker marks such a page (`seated` on <html>, sw.js); the CSS shows this then. */
+function seatedShell() {
+  return h('p', { class: 'center-msg seated-only', role: 'status' }, t('conn.connecting'));
 }
 
 function screenName(S) {
@@ -57,9 +66,9 @@ function replaced(ctx) {
 function header(ctx) {
   const { S, act } = ctx;
   const inRoom = S.screen === 'room';
-  return h('header', { class: 'topbar' },
+  return h('header', { class: inRoom ? 'topbar in-room' : 'topbar' },
     h('a', { class: 'brand', href: '/', 'aria-label': t('app.home', { brand: 'Crisp' }) },
-      h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), 'Crisp'),
+      h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), h('span', { class: 'brand-text' }, 'Crisp')),
     inRoom ? connStatus(S) : loading(S),
     h('label', { class: 'lang' },
       h('span', { class: 'sr-only' }, t('settings.language')),
@@ -96,7 +105,8 @@ function connStatus(S) {
   return h('span', {
     class: `conn conn-${state}`, 'data-testid': 'connection-status', 'data-state': state,
     role: 'status', 'aria-live': 'polite',
-  }, h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, icon), t(`conn.${state}`));
+  }, h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, icon),
+  h('span', { class: 'conn-text' }, state !== 'open' && phoneOffline() ? t('conn.offline') : t(`conn.${state}`)));
 }
 
 function settingsPanel(ctx) {
@@ -135,16 +145,21 @@ function leaveDialog(ctx) {
     h('button', { type: 'button', class: 'btn danger', 'data-testid': 'leave-confirm', onclick: act.leave }, t('leave.confirm'))));
 }
 
-/** Toasts (errors and notes) and the banner (a crisp call, a Queen that took your
- * card), away from the table: at the table they are in its notice line, which
- * covers nothing (`atTable`). */
+/** Toasts (errors and notes) and notices (update.js: the new host, a Queen on
+ * your card, ...), away from the table: at the table they are in its notice
+ * line, which covers nothing (`atTable`). Here they show at the bottom of the
+ * screen, where they cover no heading, code or QR code. */
 function overlays(ctx, atTable) {
   const { S, local } = ctx;
   const toasts = atTable ? [] : S.toasts.filter((x) => x.until > local);
-  const banner = !atTable && S.banner && S.banner.until > local ? bannerText(S, S.banner) : '';
+  const notice = atTable ? null : currentNotice(S, local);
+  const said = notice ? noticeText(S, notice) : '';
   return h('div', { class: 'overlays' },
-    banner
-      ? h('div', { class: `banner ${banner.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner' }, banner) : null,
+    notice
+      ? h('div', {
+        class: `banner ${said.length > 24 ? 'long' : ''}`, role: 'status', 'data-testid': 'banner',
+        'data-notice': notice.id, 'data-kind': notice.ev.kind,
+      }, said) : null,
     h('div', { class: 'toasts', role: 'alert', 'aria-live': 'assertive', 'data-testid': 'toasts' },
       toasts.map((x) => h('p', { key: x.id, class: 'toast', 'data-testid': 'toast' }, text(x.msg)))));
 }

@@ -8,7 +8,10 @@ import { t } from '../i18n.js';
 import { playerById } from '../state.js';
 import { qrModule } from '../lazy.js';
 import { codeGroups, formatCode } from '../api.js';
-import { pending, flash, seatTags, nameEl } from './parts.js';
+import { pending, flash, seatTags, nameEl, playerName, nameOf } from './parts.js';
+
+/** The computer players' levels the host may pick (R17.1; "hard": protocol v1.2). */
+export const BOT_LEVELS = ['easy', 'normal', 'hard'];
 
 export function lobby(ctx) {
   const { S, act } = ctx;
@@ -16,8 +19,11 @@ export function lobby(ctx) {
   const isHost = v.host === v.you;
   const link = `${publicBase()}/r/${v.code}`;
   const canShare = typeof navigator.share === 'function';
-  const hostName = (playerById(v, v.host) || {}).name || '';
+  const hostName = playerById(v, v.host) ? nameOf(v, v.host) : '';
   return h('div', { class: 'lobby' },
+    // a rematch brought everyone back here (R16.5): said on the page itself, covering nothing
+    S.rematchBy ? h('p', { class: 'panel rematch-note', role: 'status', 'data-testid': 'rematch-note' },
+      S.rematchBy === v.you ? t('ev.rematch.you') : t('ev.rematch', { name: nameOf(v, S.rematchBy) })) : null,
     h('section', { class: 'panel room' },
       h('div', { class: 'room-info' },
         // the panel's heading: "Room code" and the code itself, which is what it is about
@@ -41,12 +47,12 @@ export function lobby(ctx) {
           'data-bot': p.is_bot ? 'true' : 'false',
         },
         h('span', { class: 'dot', 'aria-hidden': 'true' }, p.is_bot ? '◆' : p.connected ? '●' : '○'),
-        h('span', { class: 'pname' }, nameEl(p.name)),
+        h('span', { class: 'pname' }, nameEl(playerName(p))),
         seatTags({ host: p.id === v.host, you: p.id === v.you, bot: p.is_bot ? p.bot_level || 'normal' : null }),
         p.is_bot ? null : h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
         isHost && p.id !== v.you ? h('button', {
           type: 'button', class: 'btn small', 'data-testid': `kick-${p.id}`,
-          'aria-label': t('lobby.kickLabel', { name: p.name }), onclick: () => act.kick(p.id),
+          'aria-label': t('lobby.kickLabel', { name: playerName(p) }), onclick: () => act.kick(p.id),
         }, t('lobby.kick')) : null)))),
     isHost ? botsPanel(ctx) : null,
     optionsPanel(ctx, isHost),
@@ -71,7 +77,7 @@ function botsPanel(ctx) {
       h('select', {
         'data-testid': 'bot-level', value: S.botLevel,
         onchange: (e) => act.setBotLevel(e.target.value),
-      }, ['easy', 'normal'].map((level) => h('option', { key: level, value: level, selected: level === S.botLevel }, t(`level.${level}`))))),
+      }, BOT_LEVELS.map((level) => h('option', { key: level, value: level, selected: level === S.botLevel }, t(`level.${level}`))))),
     h('button', {
       type: 'button', class: 'btn wide', 'data-testid': 'add-bot',
       disabled: full || pending(ctx), onclick: act.addBot,

@@ -20,9 +20,23 @@ export function flash(ctx, key) {
   return until && until > ctx.local ? 'flash' : '';
 }
 
+const DEFAULT_BOT_NAME = /^Computer (\d+)$/;
+
+/** A player's name as shown: a computer player's default name ("Computer 2",
+ * given by the server) in the page's language; any other name as it is. */
+export function shownName(name, isBot) {
+  const m = isBot && typeof name === 'string' ? DEFAULT_BOT_NAME.exec(name) : null;
+  return m ? t('bot.name', { n: Number(m[1]) }) : (name ?? '?');
+}
+
+/** Whether a seat's name already says it is a computer player. */
+export const namedAsBot = (p) => !!p.is_bot && DEFAULT_BOT_NAME.test(p.name);
+
+export const playerName = (p) => shownName(p.name, p.is_bot);
+
 export function nameOf(v, id) {
   const p = playerById(v, id);
-  return p ? p.name : '?';
+  return p ? playerName(p) : '?';
 }
 
 /** A number shown on its own (a total, a sum, a crisp bonus): formatted for the
@@ -40,16 +54,29 @@ export function nameEl(name, props = {}) {
 /** The log line of a stored event (events.js), in the language of this moment. */
 export function eventText(S, ev) {
   const you = S.view ? S.view.you : null;
-  const name = (id) => (id === you ? t('you') : S.names[id] || (S.view && nameOf(S.view, id)) || '?');
+  const name = (id) => (id === you ? t('you') : nameIn(S, id));
   return describe(ev, { you, name }).text || '';
 }
 
-/** The banner's text: a crisp call, or another player's Queen on your card. */
-export function bannerText(S, banner) {
-  const ev = banner.ev;
-  if (ev.kind !== 'crisp') return eventText(S, ev);
-  if (S.view && ev.player === S.view.you) return t('crisp.bannerYou');
-  return t('crisp.banner', { name: S.names[ev.player] || '?' });
+/** A player's shown name from what the state remembers (also after they left). */
+function nameIn(S, id) {
+  if (S.names && id in S.names) return shownName(S.names[id], !!(S.bots && S.bots[id]));
+  return (S.view && nameOf(S.view, id)) || '?';
+}
+
+/** A notice's text (update.js `notices`): a crisp call, a timeout, the new host,
+ * another player's Queen on your card, your seat played while you were away. */
+export function noticeText(S, notice) {
+  const ev = notice.ev;
+  const you = S.view ? S.view.you : null;
+  if (ev.kind === 'crisp') {
+    return ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: nameIn(S, ev.player) });
+  }
+  if (ev.kind === 'played_for_you') {
+    const base = t('notice.playedForYou');
+    return ev.from !== ev.to ? `${base} ${t('notice.totalNow', { from: ev.from, to: ev.to })}` : base;
+  }
+  return eventText(S, ev);
 }
 
 /** The players in seat order, which is the order of play (R2.1, R3.1: clockwise).
@@ -61,20 +88,33 @@ export function seatOrder(v, after = null) {
   return [...seated.slice(i + 1), ...seated.slice(0, Math.max(i, 0))];
 }
 
+/** The host's mark (R17.4): a crown and, for screen readers, the word. Shown on
+ * the host's seat at the table at all times, and in the lobby as a tag. */
+export function hostMark(extra = {}) {
+  return h('span', { class: 'host-mark', 'data-testid': 'host-mark', title: t('seat.hostLabel'), ...extra },
+    h('span', { 'aria-hidden': 'true' }, '♛'), h('span', { class: 'sr-only' }, t('lobby.host')));
+}
+
 const TAGS = {
-  host: () => h('span', { class: 'tag' }, t('lobby.host')),
+  host: () => h('span', { class: 'tag tag-host' }, h('span', { 'aria-hidden': 'true' }, '♛ '), t('lobby.host')),
   you: () => h('span', { class: 'tag' }, t('lobby.you')),
-  // a computer player (R17.1, R17.5), with its level
+  // a computer player (R17.1, R17.5), with its level (the lobby)
   bot: (level) => h('span', {
     class: 'tag tag-bot', 'data-testid': 'bot-badge', title: t('bot.tagLabel', { level: t(`level.${level}`) }),
-  }, h('span', { 'aria-hidden': 'true' }, '🤖 '), t('bot.tag', { level: t(`level.${level}`) })),
-  // an away seat the computer plays until its player is back (R17.2)
+  }, t('bot.tag', { level: t(`level.${level}`) })),
+  // at the table: a computer player whose name does not say so already
+  botChip: (level) => h('span', {
+    class: 'tag tag-bot', 'data-testid': 'bot-badge', title: t('bot.tagLabel', { level: t(`level.${level}`) }),
+  }, t('bot.chip')),
+  // an away seat the computer plays until its player is back (R17.2): not a computer player
   away: () => h('span', { class: 'tag tag-away', 'data-testid': 'away-badge', title: t('seat.awayLabel') },
-    h('span', { 'aria-hidden': 'true' }, '🤖 '), t('seat.away')),
+    t('seat.away')),
   dealer: () => h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')),
   crisp: () => h('span', { class: 'tag tag-crisp' }, t('seat.crisp')),
-  final: () => h('span', { class: 'tag tag-final', 'data-testid': 'tag-final' }, t('seat.finalToCome')),
-  offline: () => h('span', { class: 'tag tag-off' }, `⚠ ${t('lobby.offline')}`),
+  final: () => h('span', { class: 'tag tag-final', 'data-testid': 'tag-final', title: t('seat.finalLabel') }, t('seat.finalToCome')),
+  // a human whose connection is gone, not yet away (R17.3): the computer steps in soon (R17.2)
+  offline: () => h('span', { class: 'tag tag-off', 'data-testid': 'offline-badge', title: t('seat.offlineLabel') },
+    `⚠ ${t('lobby.offline')}`),
   ready: () => h('span', { class: 'tag tag-ready' }, `✓ ${t('seat.ready')}`),
   readyMark: () => h('span', { class: 'tag tag-ready', title: t('seat.ready') }, '✓'),
 };
@@ -86,9 +126,13 @@ export function seatTags(on) {
 }
 
 /** The presence tags of a seat: a computer player, an away seat (the computer
- * plays it), or a human who is offline (R17.1-R17.3). */
+ * plays it), or a human who is offline and not yet away (R17.1-R17.3). */
 export function presenceTags(p) {
-  return { bot: p.is_bot ? p.bot_level || 'normal' : null, away: !p.is_bot && !!p.away, offline: !p.is_bot && !p.connected };
+  return {
+    bot: p.is_bot ? p.bot_level || 'normal' : null,
+    away: !p.is_bot && !!p.away,
+    offline: !p.is_bot && !p.connected && !p.away,
+  };
 }
 
 /** This player has confirmed (players[].ready is a protocol addition; the local flag covers the wait for the answer). */
@@ -128,10 +172,19 @@ export function cardClass(card, extra = '') {
   return `card ${card ? `up ${isRed(card) ? 'red' : 'black'}` : 'down'} ${extra}`;
 }
 
-/** Shown while a room's connection is being re-established (the seat is kept). */
+/** Whether the phone says it has no network at all. */
+export const phoneOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/** Shown while a room's connection is being (re-)established: the seat is kept;
+ * offline, the table shown is the one last seen (storage.js), and it says so. */
 export function offlineStrip(S) {
   if (S.screen !== 'room' || !S.view || (S.conn !== 'reconnecting' && S.conn !== 'connecting')) return null;
-  return h('p', { class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting' }, t('conn.reconnectingLong'));
+  let key = 'conn.reconnectingLong';
+  if (phoneOffline()) key = 'conn.offlineLong';
+  else if (S.stale) key = 'conn.connectingLong';
+  return h('p', {
+    class: 'offline-strip', role: 'status', 'data-testid': 'reconnecting', 'data-offline': phoneOffline() ? 'true' : 'false',
+  }, t(key));
 }
 
 /** The event log's lines, newest first. */

@@ -8,7 +8,7 @@ import { h } from '../dom.js';
 import { t, listOf, formatNumber } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
-import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel } from './parts.js';
+import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel, playerName } from './parts.js';
 
 export function results(ctx) {
   const { S, act } = ctx;
@@ -32,8 +32,8 @@ export function results(ctx) {
     h('h2', null, title),
     winLine,
     lr.caller ? callerReason(v, lr) : null,
-    lr.caller ? h('p', { class: 'note', 'data-testid': 'caller-note' }, t('round.caller', {
-      name: nameOf(v, lr.caller), minus: formatNumber(-5), plus: formatNumber(5, { signed: true }),
+    lr.caller ? h('p', { class: 'note', 'data-testid': 'caller-note' }, t(lr.caller === v.you ? 'round.callerYou' : 'round.caller', {
+      name: nameOf(v, lr.caller), minus: t('round.bonusMinus', { n: 5 }), plus: t('round.bonusPlus', { n: 5 }),
     })) : null,
     h('div', { class: 'tablewrap' },
       h('table', { class: 'scores', 'data-testid': 'scoreboard' },
@@ -51,7 +51,7 @@ export function results(ctx) {
           const win = winners.includes(p.id);
           return h('tr', { key: p.id, class: `${p.id === v.you ? 'you' : ''} ${win ? 'win' : ''}`, 'data-player': p.id },
             h('th', { scope: 'row' },
-              h('span', { class: 'rowname' }, win ? '★ ' : '', nameEl(p.name),
+              h('span', { class: 'rowname' }, win ? '★ ' : '', nameEl(playerName(p)),
                 seatTags({ crisp: lr.caller === p.id, readyMark: !over && p.ready })),
               h('span', { class: 'minicards', dir: 'ltr' }, hand.map((c, i) => c
                 ? h('span', { key: i, class: `mini ${isRed(c) ? 'red' : ''}`, title: cardName(c), 'data-card': c }, short(c))
@@ -88,7 +88,8 @@ function callerReason(v, lr) {
   const others = Object.keys(sums).filter((id) => id !== lr.caller);
   const low = Math.min(...others.map((id) => sums[id]));
   const who = (ids) => listOf(ids.map((id) => (id === v.you ? t('you.inText') : nameOf(v, id))));
-  const name = lr.caller === v.you ? t('you') : nameOf(v, lr.caller);
+  const name = nameOf(v, lr.caller);
+  const you = lr.caller === v.you ? 'You' : '';
   let key = 'round.reasonLow';
   let names = '';
   if (mine === low) {
@@ -98,9 +99,10 @@ function callerReason(v, lr) {
     key = 'round.reasonHigh';
     names = who(others.filter((id) => sums[id] < mine));
   }
-  const bonus = formatNumber(mine < low ? -5 : 5, { signed: true });
+  // R12.2 / R12.3, in words where a sign would read backwards (Arabic)
+  const bonus = mine < low ? t('round.bonusMinus', { n: 5 }) : t('round.bonusPlus', { n: 5 });
   return h('p', { class: 'reason', 'data-testid': 'caller-reason', 'data-bonus': mine < low ? '-5' : '+5' },
-    t(key, { name, sum: mine, names, bonus }));
+    t(`${key}${you}`, { name, sum: mine, names, bonus }));
 }
 
 /** The game's rounds (view `history`, protocol v1.1): a row per player with
@@ -126,7 +128,7 @@ function historyTable(v, over) {
           'data-rank': over ? rank(p) : null,
         },
         over ? h('td', { class: 'num rank' }, num(rank(p))) : null,
-        h('th', { scope: 'row' }, nameEl(p.name)),
+        h('th', { scope: 'row' }, nameEl(playerName(p))),
         rounds.map((r) => {
           const called = r.caller === p.id;
           const score = r.scores ? r.scores[p.id] : null;

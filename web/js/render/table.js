@@ -1,23 +1,31 @@
-// The table, top to bottom: whose turn it is, the move log's button and the draw
-// timer's ring (sticky), the other players in clockwise order (each with their
-// last move and the cards it changed), the notice line (what to do, or what
-// just happened: a reserved place that never covers the table), the piles, the
-// drawn card and the Kings played (R9.3), your cards, the action dock (sticky:
-// Discard, Jack, Queen, King, crisp; Ready in the peek phase; the Queen's
-// confirmation), the running totals. From 4 players on (`crowded`) the piles and
-// your cards share one row, so that 8 seats fit a 360x640 screen. Only what the
-// view shows is drawn: a card is face up only when this player may know it (R16.3).
+// The table, top to bottom: whose turn it is (and, on a line of its own, a
+// final turn, the extra draws and the final turns left after a call), the move
+// log's button and the draw timer's ring (sticky), the other players in
+// clockwise order (each with name, host mark, tags, last move and the cards it
+// changed), the notice line (what to do, or what just happened: a reserved place
+// that never covers the table), the piles, the drawn card and the Kings played
+// (R9.3), your cards, the action dock (sticky: Discard, Jack, Queen, King, crisp;
+// Ready in the peek phase; the Queen's confirmation), the running totals. From 4
+// players on (`crowded`) the piles and your cards share one row, so that 8 seats
+// fit a 360x640 screen. Only what the view shows is drawn: a card is face up only
+// when this player may know it (R16.3).
 
 import { h } from '../dom.js';
-import { t, text, formatNumber, formatSeconds, listOf } from '../i18n.js';
+import { t, text, formatNumber, formatSeconds } from '../i18n.js';
 import { SLOTS, short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
 import { slotKey, movesText, changedSlots } from '../events.js';
+import { currentNotice } from '../update.js';
 import {
   pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip,
-  eventText, faceLabel, countBadge, bannerText, logList,
+  eventText, faceLabel, countBadge, noticeText, logList, playerName, namedAsBot, hostMark,
 } from './parts.js';
+
+/** The events the notice line may fall back on (the last move, never "X's turn":
+ * the turn line says whose turn it is). */
+const SAID_KINDS = new Set(['drew', 'swapped', 'discarded', 'jack', 'queen', 'king', 'crisp', 'timeout',
+  'stock_rebuilt', 'round_started', 'away', 'back', 'took_over', 'host_changed', 'played_for_you']);
 
 /** From this many players on, the seats are compact and the piles share a row
  * with your cards: the whole table fits a 360x640 screen. */
@@ -34,7 +42,7 @@ export function table(ctx) {
   if (peekPhase) dock = readyBar(ctx);
   else if (confirming) dock = queenConfirm(ctx);
   return h('div', { class: `table ${crowded ? 'crowded' : ''}`, 'data-seats': v.players.length },
-    h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx), crispInfo(ctx)),
+    h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx)),
     h('section', { class: 'opponents', 'aria-label': t('table.opponents') },
       seatOrder(v, v.you).map((p) => seat(ctx, p, marks, crowded))),
     noticeLine(ctx),
@@ -50,17 +58,27 @@ function statusBar(ctx) {
   const turn = v.turn;
   let text;
   let mine = false;
+  const sub = [];
   if (v.status === Status.PEEK) text = t('turn.peek');
   else if (turn) {
     mine = turn.player === v.you;
     text = mine ? t('turn.you') : t('turn.someone', { name: nameOf(v, turn.player) });
-    if (turn.final) text += ` · ${t('turn.final')}`;
-    if (turn.extra_draws > 0) text += ` · ${t('turn.extra', { count: turn.extra_draws })}`;
+    if (turn.extra_draws > 0) sub.push(h('span', { key: 'extra', 'data-testid': 'turn-extra' }, t('turn.extra', { count: turn.extra_draws })));
+    // after a call every turn is a final one: the final turns left say it
+    const called = !!(v.crisp && v.crisp.caller);
+    if (turn.final && !called) sub.push(h('span', { key: 'final', 'data-testid': 'turn-final' }, t('turn.final')));
   } else text = '';
+  const finals = crispInfo(ctx);
+  if (finals) sub.push(finals);
   return h('section', { class: 'statusbar' },
-    h('p', { class: `turn ${mine ? 'turn-mine' : ''}`, 'data-testid': 'turn-indicator', 'aria-live': 'polite',
-      'data-player': turn ? turn.player : '' },
-    h('span', { class: 'turn-icon', 'aria-hidden': 'true' }, mine ? '★' : '▶'), text),
+    h('div', {
+      class: `turn ${mine ? 'turn-mine' : ''} ${sub.length ? 'turn-two' : ''}`, 'data-testid': 'turn-indicator',
+      'data-player': turn ? turn.player : '',
+    },
+    h('p', { class: 'turn-main', 'aria-live': 'polite' },
+      h('span', { class: 'turn-icon', 'aria-hidden': 'true' }, mine ? '★' : '▶'), text),
+    // a final turn, the extra draws, the final turns left: a line of their own, never cut off
+    sub.length ? h('p', { class: 'turn-sub' }, sub.map((x, i) => [i ? ' · ' : '', x])) : null),
     h('button', {
       type: 'button', class: 'icon-btn log-button', 'data-testid': 'log-button', 'aria-label': t('log.title'),
       'aria-expanded': S.logOpen ? 'true' : 'false', 'aria-controls': 'movelog', onclick: ctx.act.toggleLog,
@@ -104,17 +122,19 @@ function drawTimer(S, now) {
   }, h('span', { class: 'timer-text' }, text));
 }
 
+/** After a call (R11.1): how many final turns are left, in the turn line's second
+ * line (who called is on the caller's seat, "crisp", and was said when it
+ * happened; whose final turns are to come is on their seats). */
 function crispInfo(ctx) {
   const v = ctx.S.view;
   const c = v.crisp;
   if (!c || !c.caller) return null;
   const finals = c.final_turns_left || [];
-  const who = finals.map((id) => (id === v.you ? t('you.inText') : nameOf(v, id)));
-  return h('p', { class: `crispinfo ${flash(ctx, 'crisp')}`, 'data-testid': 'crisp-info', role: 'status' },
-    h('strong', null, c.caller === v.you ? t('crisp.calledYou') : t('crisp.called', { name: nameOf(v, c.caller) })),
-    ' · ',
-    t('crisp.finals', { count: finals.length }),
-    who.length ? [': ', h('span', { 'data-testid': 'finals-who' }, listOf(who))] : null);
+  const caller = c.caller === v.you ? t('crisp.calledYou') : t('crisp.called', { name: nameOf(v, c.caller) });
+  return h('span', {
+    key: 'crisp', class: `crispinfo ${flash(ctx, 'crisp')}`, 'data-testid': 'crisp-info', title: caller,
+    'data-caller': c.caller, 'data-left': finals.length,
+  }, h('span', { class: 'sr-only' }, `${caller}: `), t('crisp.finals', { count: finals.length }));
 }
 
 /** The tags of a seat at the table: the dealer while the cards are dealt and
@@ -138,35 +158,43 @@ function markBadge(kind) {
   return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': kind === 'queen' ? '⇄' : '↻' }) : null;
 }
 
-/** Another player: name, total, tags and three face-down cards (Queen targets).
- * On a crowded table the tags share the name's line. */
+/** Another player: name (with the host's crown), total, tags, the last move and
+ * three face-down cards (Queen targets). The name has its line to itself (with
+ * the total), so that every seat can be told apart; the tags and the last move
+ * share the second line. */
 function seat(ctx, p, marks, crowded) {
   const { S, act } = ctx;
   const v = S.view;
   const turn = v.turn && v.turn.player === p.id;
   const choosing = !!S.queen && !pending(ctx);
   const presence = presenceTags(p);
+  const name = playerName(p);
   const tags = seatTags({
-    ...presence, ...tableTags(v, p.id), ready: v.status === Status.PEEK && p.ready,
+    botChip: presence.bot && !namedAsBot(p) ? presence.bot : null,
+    away: presence.away,
+    ...tableTags(v, p.id), ready: v.status === Status.PEEK && p.ready,
   });
   return h('div', {
-    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline ? 'seat-off' : ''} ${flash(ctx, `seat:${p.id}`)}`,
+    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline || presence.away ? 'seat-off' : ''} ${flash(ctx, `seat:${p.id}`)}`,
     'data-testid': `seat-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
     'data-bot': p.is_bot ? 'true' : 'false', 'data-away': p.away ? 'true' : 'false',
+    'data-host': v.host === p.id ? 'true' : 'false',
   },
   h('div', { class: 'seat-head' },
     h('div', { class: 'seat-line' },
       turn ? h('span', { class: 'turn-mark', title: t('seat.turn') },
         h('span', { 'aria-hidden': 'true' }, '▶'), h('span', { class: 'sr-only' }, t('seat.turn'))) : null,
-      h('span', { class: 'seat-name' }, nameEl(p.name)),
-      crowded && tags.length ? h('span', { class: 'tags' }, tags) : null,
+      v.host === p.id ? hostMark() : null,
+      // the name's own direction (dir=auto): a long one is cut at its end, its start shows
+      h('span', { class: 'seat-name', dir: 'auto', 'data-testid': `seat-${p.id}-name`, title: name }, name),
       seatTotal(p.total)),
-    !crowded && tags.length ? h('div', { class: 'tags' }, tags) : null,
-    moveLine(ctx, p.id)),
+    h('div', { class: 'seat-info' },
+      tags.length ? h('span', { class: 'tags' }, tags) : null,
+      moveLine(ctx, p, crowded))),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
     const mark = markProps(marks, p.id, slot);
-    let label = t('seat.cardLabel', { name: p.name, slot: t(`slot.${slot}`) });
+    let label = t('seat.cardLabel', { name, slot: t(`slot.${slot}`) });
     if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
     return h('button', {
       key: slot, type: 'button',
@@ -180,13 +208,25 @@ function seat(ctx, p, marks, crowded) {
   })));
 }
 
-/** A seat's last move, until that player's next turn (R16.4: all of it is public). */
-function moveLine(ctx, id) {
+/** A seat's last move, until that player's next turn (R16.4: all of it is
+ * public); on a crowded table the newest one only (the seat's "crisp" tag says a
+ * call). A human offline and not yet away is told apart: the computer will play
+ * for them if they stay away (R17.2). */
+function moveLine(ctx, p, crowded) {
   const { S } = ctx;
   const v = S.view;
   const name = (pid) => (pid === v.you ? t('you') : nameOf(v, pid));
-  const line = movesText(S.moves[id], { you: v.you, name });
-  return h('p', { class: 'move', 'data-testid': `seat-${id}-move`, title: line || null }, line || ' ');
+  const presence = presenceTags(p);
+  const moves = movesText(S.moves[p.id], { you: v.you, name, newest: crowded, skipCrisp: crowded });
+  if (presence.offline) {
+    // offline, not yet away: said in words on the seat's line, with what comes next
+    const soon = t('seat.offlineSoon');
+    const line = moves && !crowded ? `${soon} · ${moves}` : soon;
+    return h('p', {
+      class: 'move move-warn', 'data-testid': `seat-${p.id}-move`, title: t('seat.offlineLabel'),
+    }, h('span', { 'data-testid': 'offline-badge' }, `⚠ ${line}`));
+  }
+  return h('p', { class: 'move', 'data-testid': `seat-${p.id}-move`, title: moves || null }, moves || ' ');
 }
 
 /** A running total beside a name: the number as it shows, and as a screen reader
@@ -258,11 +298,14 @@ function kingsBeside(ctx) {
   const kings = (v.turn && v.turn.kings) || [];
   if (!kings.length) return null;
   const extra = v.turn.extra_draws || 0;
+  // on a crowded table they lie tucked under the drawn card, their corners showing (app.css)
+  const shown = kings.slice(-2);
   return h('div', {
     class: 'pile kings', 'data-testid': 'kings', 'data-count': kings.length, role: 'img',
+    style: `--kings:${shown.length}`,
     'aria-label': `${t('kings.label', { count: kings.length })} — ${t('turn.extra', { count: extra })}`,
   },
-  h('span', { class: 'kingstack', 'aria-hidden': 'true' }, kings.map((k, i) => h('span', { key: i, class: cardClass(k, 'king'), 'data-card': k }, cardContent(k)))),
+  h('span', { class: 'kingstack', 'aria-hidden': 'true' }, shown.map((k, i) => h('span', { key: i, class: cardClass(k, 'king'), 'data-card': k }, cardContent(k)))),
   h('span', { class: 'caption', 'aria-hidden': 'true' }, t('kings.caption', { count: extra })));
 }
 
@@ -271,6 +314,7 @@ function hintText(ctx) {
   const v = S.view;
   const turn = v.turn;
   const legal = v.legal;
+  if (S.conn !== 'open') return null; // nothing can be done until the connection is back
   if (v.status === Status.PEEK) return isReady(S, v) ? t('hint.waitReady') : t('hint.peek');
   if (S.queen) {
     if (S.queen.mine && S.queen.target) return t('hint.queenConfirm');
@@ -295,40 +339,52 @@ function hintText(ctx) {
 }
 
 /** The notice line: a place of its own between the seats and the piles, so
- * that nothing ever covers the table. A peek (with Hide), else an error, else a
- * notice (a crisp call, a timeout and its discard, a Queen on your card), else
- * what you can do now, else the last event. */
+ * that nothing ever covers the table. In this order: an error (a toast, the
+ * answer to a tap), a notice that matters (update.js: each waits its turn and
+ * stays 4 s on screen), a peek in words (the card shows face up on its slot
+ * meanwhile), a passing notice (a crisp call, another's timeout), what you can
+ * do now, the last move. While a peek lasts its Hide button stays. */
 function noticeLine(ctx) {
   const { S, act, local } = ctx;
   const peeks = SLOTS.filter((s) => S.peeks[s] && S.peeks[s].until > local);
-  if (peeks.length) {
-    // What a peek showed, in words too (the card faces show it on the slots).
-    return h('div', { class: 'hintline peekline', role: 'status', 'aria-live': 'assertive', 'data-testid': 'peek' },
-      h('p', { class: 'hint hint-peek' }, peeks.map((slot, i) => [
-        i ? ' · ' : '',
-        t('peek.line', { slot: t(`slot.${slot}`) }), ' ',
-        h('strong', {
-          class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr', title: cardName(S.peeks[slot].card),
-          'data-card': S.peeks[slot].card,
-        },
-          short(S.peeks[slot].card)),
-      ])),
-      h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide')));
-  }
   const toast = S.toasts.filter((x) => x.until > local).pop();
-  const banner = S.banner && S.banner.until > local ? S.banner : null;
-  const hint = hintText(ctx);
+  const notice = currentNotice(S, local);
+  const hide = peeks.length
+    ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'peek-hide', onclick: act.hidePeeks }, t('peek.hide'))
+    : null;
   let line;
+  let wrap = { class: 'hintline', 'data-testid': 'notice' };
   if (toast) line = h('p', { class: 'hint hint-toast', role: 'alert', 'data-testid': 'toast' }, text(toast.msg));
-  else if (banner) {
-    line = h('p', { class: `hint hint-notice notice-${banner.ev.kind}`, role: 'status', 'data-testid': 'banner' },
-      bannerText(S, banner));
-  } else {
-    const last = S.log.length ? eventText(S, S.log[S.log.length - 1].ev) : '';
+  else if (notice && notice.matters) line = noticeEl(S, notice);
+  else if (peeks.length) {
+    // What a peek showed, in words too (the card faces show it on the slots).
+    wrap = { class: 'hintline peekline', role: 'status', 'aria-live': 'assertive', 'data-testid': 'peek' };
+    line = h('p', { class: 'hint hint-peek' }, peeks.map((slot, i) => [
+      i ? ' · ' : '',
+      t('peek.line', { slot: t(`slot.${slot}`) }), ' ',
+      h('strong', {
+        class: isRed(S.peeks[slot].card) ? 'red' : '', dir: 'ltr', title: cardName(S.peeks[slot].card),
+        'data-card': S.peeks[slot].card,
+      },
+      short(S.peeks[slot].card)),
+    ]));
+  } else if (notice) line = noticeEl(S, notice);
+  else {
+    const hint = hintText(ctx);
+    const said = [...S.log].reverse().find((l) => SAID_KINDS.has(l.ev.kind));
+    const last = said ? eventText(S, said.ev) : '';
     line = h('p', { class: `hint ${hint ? 'hint-action' : ''}`, 'data-testid': 'hint', 'aria-live': 'polite' }, hint || last || ' ');
   }
-  return h('div', { class: 'hintline', 'data-testid': 'notice' }, line,
+  return h('div', wrap, line, hide,
     S.queen ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'action-cancel', onclick: act.cancelQueen }, t('action.cancel')) : null);
+}
+
+/** A notice in the notice line (its id tells update.js it was seen). */
+function noticeEl(S, notice) {
+  return h('p', {
+    class: `hint hint-notice notice-${notice.ev.kind} ${notice.matters ? 'notice-matters' : ''}`, role: 'status',
+    'data-testid': 'banner', 'data-notice': notice.id, 'data-kind': notice.ev.kind,
+  }, noticeText(S, notice));
 }
 
 function mine(ctx, marks) {
@@ -339,33 +395,41 @@ function mine(ctx, marks) {
   const swapOk = !busy && !S.queen && v.legal.includes('swap');
   const choosing = !busy && !!S.queen;
   const myTurn = v.turn && v.turn.player === v.you;
-  return h('section', { class: `me ${myTurn ? 'seat-turn' : ''}`, 'aria-label': t('table.yourCards') },
-    h('div', { class: 'me-head' },
-      h('span', { class: 'seat-name' }, nameEl(me.name), ` (${t('lobby.you')})`),
-      seatTags(tableTags(v, v.you)),
-      seatTotal(me.total)),
-    h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
-      const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
-      const picked = S.queen && S.queen.mine === slot;
-      const mark = markProps(marks, v.you, slot);
-      let label = t('my.cardLabel', { slot: t(`slot.${slot}`) });
-      if (peek) label = faceLabel(peek.card, `${label} — ${cardName(peek.card)}`);
-      if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
-      if (swapOk) label += ` — ${t('my.tapSwap')}`;
-      else if (choosing) label += ` — ${t('my.tapQueen')}`;
-      return h('div', { key: slot, class: 'slotwrap' },
-        h('button', {
-          type: 'button',
-          class: cardClass(peek ? peek.card : null,
-            `big ${peek ? 'peeking' : ''} ${swapOk || choosing ? 'can' : ''} ${picked ? 'picked' : ''} ${flash(ctx, slotKey(v.you, slot))}`),
-          'data-testid': `my-slot-${slot}`, 'data-card': peek ? peek.card : '', ...mark,
-          'aria-label': label, 'aria-pressed': S.queen ? (picked ? 'true' : 'false') : null,
-          disabled: !(swapOk || choosing), onclick: () => act.tapMySlot(slot),
-        }, cardContent(peek ? peek.card : null),
-        peek ? h('span', { class: 'peekbar', style: `animation-duration:${Math.max(0, peek.until - peek.from)}ms` }) : null,
-        markBadge(mark['data-mark'])),
-        h('span', { class: 'caption' }, t(`slot.${slot}Cap`)));
-    })));
+  const host = v.host === v.you;
+  return h('section', {
+    class: `me ${myTurn ? 'seat-turn' : ''}`, 'aria-label': t('table.yourCards'), 'data-testid': 'me',
+    'data-host': host ? 'true' : 'false',
+  },
+  h('div', { class: 'me-head' },
+    host ? hostMark() : null,
+    h('span', { class: 'seat-name' }, nameEl(me.name), ` (${t('lobby.you')})`),
+    seatTags(tableTags(v, v.you)),
+    seatTotal(me.total)),
+  // on a crowded table the head is not drawn: the host's crown sits on the box's edge
+  host ? h('span', { class: 'me-flag', 'data-testid': 'host-mark', title: t('seat.hostLabel') },
+    h('span', { 'aria-hidden': 'true' }, '♛ '), t('lobby.host')) : null,
+  h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
+    const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
+    const picked = S.queen && S.queen.mine === slot;
+    const mark = markProps(marks, v.you, slot);
+    let label = t('my.cardLabel', { slot: t(`slot.${slot}`) });
+    if (peek) label = faceLabel(peek.card, `${label} — ${cardName(peek.card)}`);
+    if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
+    if (swapOk) label += ` — ${t('my.tapSwap')}`;
+    else if (choosing) label += ` — ${t('my.tapQueen')}`;
+    return h('div', { key: slot, class: 'slotwrap' },
+      h('button', {
+        type: 'button',
+        class: cardClass(peek ? peek.card : null,
+          `big ${peek ? 'peeking' : ''} ${swapOk || choosing ? 'can' : ''} ${picked ? 'picked' : ''} ${flash(ctx, slotKey(v.you, slot))}`),
+        'data-testid': `my-slot-${slot}`, 'data-card': peek ? peek.card : '', ...mark,
+        'aria-label': label, 'aria-pressed': S.queen ? (picked ? 'true' : 'false') : null,
+        disabled: !(swapOk || choosing), onclick: () => act.tapMySlot(slot),
+      }, cardContent(peek ? peek.card : null),
+      peek ? h('span', { class: 'peekbar', style: `animation-duration:${Math.max(0, peek.until - peek.from)}ms` }) : null,
+      markBadge(mark['data-mark'])),
+      h('span', { class: 'caption' }, t(`slot.${slot}Cap`)));
+  })));
 }
 
 function readyBar(ctx) {
@@ -426,7 +490,7 @@ function crispButton(ctx) {
     bar = h('span', { class: 'crispbar', 'aria-hidden': 'true', style: `transform:scaleX(${total ? Math.min(1, left / total) : 0})` });
   }
   return h('button', {
-    type: 'button', class: `btn crisp ${ok ? 'can' : ''}`, 'data-testid': 'crisp-button',
+    type: 'button', class: `btn crisp ${ok ? 'can' : ''} ${bar ? 'has-bar' : ''}`, 'data-testid': 'crisp-button',
     disabled: !ok, onclick: act.crisp,
     'aria-label': left != null ? t('crisp.labelOpen', { count: Math.ceil(left / 1000) }) : t('crisp.label'),
   }, bar, h('span', { class: 'crisp-text' }, t('crisp.button')),
@@ -450,5 +514,5 @@ function scoreStrip(ctx) {
   return h('section', { class: 'scorestrip', 'data-testid': 'scoreboard', 'aria-label': t('score.title') },
     h('span', { class: 'limit' }, t('score.limit', { n: v.options.limit })),
     seatOrder(v).map((p) => h('span', { key: p.id, class: `score ${p.id === v.you ? 'you' : ''}`, 'data-player': p.id },
-      h('span', { class: 'sname' }, nameEl(p.name)), ' ', h('b', { dir: 'ltr' }, formatNumber(p.total)))));
+      h('span', { class: 'sname' }, nameEl(playerName(p))), ' ', h('b', { dir: 'ltr' }, formatNumber(p.total)))));
 }
