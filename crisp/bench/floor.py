@@ -47,7 +47,7 @@ import uvicorn
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from crisp.server import looplag
+from crisp.server.ops import looplag
 
 log = logging.getLogger("floor")
 PREFIX = "floor:room:"

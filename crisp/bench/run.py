@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from crisp.server import looplag
+from crisp.server.ops import looplag
 
 from .client import Client, Room, Stats
 from .procs import (

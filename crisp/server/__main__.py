@@ -1,6 +1,6 @@
 """`python -m crisp.server`: serve with settings from the environment."""
 
-from .main import run
+from crisp.server.main import run
 
 if __name__ == "__main__":
     run()

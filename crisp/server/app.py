@@ -21,18 +21,19 @@ from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from . import gctune, looplag, testclock
-from .api import router
-from .context import ServerContext, start_context, stop_context
-from .errors import error_response, install_handlers
-from .headers import SecurityHeaders
-from .hooks import ServerHooks
-from .metrics import CONTENT_TYPE, PrometheusHooks
-from .protocol import ServerErrorCode
-from .settings import Settings
-from .static import HeadAsGet, WebClient, add_web_client, web_dir_for
-from .transport import GUARD_KEY
-from .ws import websocket_endpoint
+from crisp.server.context import ServerContext, start_context, stop_context
+from crisp.server.edge.transport import GUARD_KEY
+from crisp.server.http import testclock
+from crisp.server.http.api import router
+from crisp.server.http.headers import SecurityHeaders
+from crisp.server.http.static import HeadAsGet, WebClient, add_web_client, web_dir_for
+from crisp.server.ops import gctune, looplag
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.metrics import CONTENT_TYPE, PrometheusHooks
+from crisp.server.ops.settings import Settings
+from crisp.server.sockets.endpoint import websocket_endpoint
+from crisp.server.wire.errors import error_response, install_handlers
+from crisp.server.wire.vocabulary import ServerErrorCode
 
 log = logging.getLogger("crisp.server")
 

@@ -8,23 +8,25 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
+from crisp.server.edge.clients import TrustedProxies
+from crisp.server.edge.limits import Limits
+from crisp.server.edge.ratelimit import SocketLimits
+from crisp.server.edge.transport import Guard, connection_cap
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.logs import fields
+from crisp.server.ops.observed import ObservedStore
+from crisp.server.ops.settings import Settings
+from crisp.server.ops.throttle import LogThrottle
+from crisp.server.rooms.changes import RoomEvents
+from crisp.server.rooms.clock import Clock, ManualClock
+from crisp.server.rooms.doccache import DocCache
+from crisp.server.rooms.loops import Wakeup
+from crisp.server.rooms.presence import LeaseTimes, Presence
+from crisp.server.rooms.scheduler import POLL_MS, Scheduler
+from crisp.server.rooms.service import Rooms
+from crisp.server.sockets.hub import Hub
+from crisp.server.wire.vocabulary import CloseCode
 from crisp.store import Store, create_store
-
-from .clients import TrustedProxies
-from .clock import Clock, ManualClock
-from .hooks import ServerHooks
-from .hub import Hub
-from .limits import Limits
-from .logs import fields
-from .observed import ObservedStore
-from .presence import LeaseTimes, Presence
-from .protocol import CloseCode
-from .ratelimit import SocketLimits
-from .rooms import Rooms
-from .scheduler import POLL_MS, Scheduler
-from .settings import Settings
-from .throttle import LogThrottle
-from .transport import Guard, connection_cap
 
 log = logging.getLogger("crisp.server")
 
@@ -59,18 +61,22 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     await store.start()
     clock = ManualClock() if settings.clock == "manual" else Clock()
     times = LeaseTimes.for_scale(settings.effective_time_scale)
-    scheduler = Scheduler(
-        store, clock, lease_check_ms=times.check_ms,
-        # on a manual clock this process's own deadlines wake it (notify), and the
-        # poll, for other processes' deadlines, need not step the clock 50 ms at a time
-        poll_ms=MANUAL_POLL_MS if clock.manual else POLL_MS,
-    )
+    docs = DocCache()  # this process's copies of room documents (rooms and hub)
+    hub = Hub(store, hooks, docs)
+    wakeup = Wakeup()  # the scheduler's, for deadlines this process saves
     rooms = Rooms(
         store,
         clock=clock,
         time_scale=settings.effective_time_scale,
         hooks=hooks,
-        on_deadline=scheduler.notify,
+        docs=docs,
+        events=RoomEvents(changed=hub.local_change, deadline=wakeup.at),
+    )
+    scheduler = Scheduler(
+        store, clock, rooms, wakeup, lease_check_ms=times.check_ms,
+        # on a manual clock this process's own deadlines wake it (`wakeup`), and the
+        # poll, for other processes' deadlines, need not step the clock 50 ms at a time
+        poll_ms=MANUAL_POLL_MS if clock.manual else POLL_MS,
     )
     ctx = ServerContext(
         settings=settings,
@@ -78,7 +84,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         clock=clock,
         store=store,
         rooms=rooms,
-        hub=Hub(store, hooks),
+        hub=hub,
         scheduler=scheduler,
         presence=Presence(store, rooms, times, clock),
         limits=Limits(store, settings, hooks),
@@ -97,9 +103,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         ),
         client_errors=LogThrottle(settings.log_interval_s),
     )
-    rooms.on_change = ctx.hub.local_change
-    ctx.hub.on_foreign = rooms.docs.forget
-    scheduler.start(rooms)
+    scheduler.start()
     ctx.presence.start()
     ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")
     return ctx

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from crisp.server.hooks import ServerHooks
-from crisp.server.logs import JsonFormatter
-from crisp.server.observed import ObservedStore
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.logs import JsonFormatter
+from crisp.server.ops.observed import ObservedStore
 from crisp.store import MemoryStore, StoreUnavailable, Versioned
 from tests.support.play import play_rounds_to_game_over
 from tests.support.player import Player, close_all

@@ -15,10 +15,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from crisp.bench.procs import free_port
 from crisp.engine import ACTION_TYPES
 from crisp.server.app import create_app
-from crisp.server.hooks import ServerHooks
-from crisp.server.metrics import PrometheusHooks
-from crisp.server.observed import ObservedStore
-from crisp.server.settings import Settings
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.metrics import PrometheusHooks
+from crisp.server.ops.observed import ObservedStore
+from crisp.server.ops.settings import Settings
 from crisp.store import RedisStore, StoreUnavailable
 from tests.support.decks import deck
 from tests.support.play import play_rounds_to_game_over, simple_policy

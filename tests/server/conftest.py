@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from crisp.server.hooks import ServerHooks
-from crisp.server.settings import Settings
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.settings import Settings
 from tests.support.servers import ThreadServer
 
 # Servers run in threads of the test process, sharing the GIL with the clients: hand the

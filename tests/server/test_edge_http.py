@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import httpx
 
-from crisp.server.codes import ALPHABET, CODE_LEN, new_code
-from crisp.server.settings import Settings
+from crisp.server.ops.settings import Settings
+from crisp.server.rooms.codes import ALPHABET, CODE_LEN, new_code
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import ThreadServer
 

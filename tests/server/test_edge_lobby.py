@@ -10,7 +10,7 @@ import asyncio
 import httpx
 import pytest
 
-from crisp.server.codes import CODE_LEN, display_code
+from crisp.server.rooms.codes import CODE_LEN, display_code
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room, table
 from tests.support.servers import ThreadServer

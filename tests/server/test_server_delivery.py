@@ -30,10 +30,10 @@ from redis.asyncio import Redis
 from crisp import engine
 from crisp.bench.client import legal_at
 from crisp.bench.procs import RedisServer, start_redis
-from crisp.server import doccache
-from crisp.server.hooks import ServerHooks
-from crisp.server.roomdoc import RoomDoc
-from crisp.server.rooms import Rooms
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.rooms import doccache
+from crisp.server.rooms.document import RoomDoc
+from crisp.server.rooms.service import Rooms
 from crisp.store import RedisStore
 from tests.support.play import simple_policy
 from tests.support.player import Player, close_all

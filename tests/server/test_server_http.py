@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from crisp.bench.procs import start_redis
-from crisp.server.codes import ALPHABET, CODE_LEN
+from crisp.server.rooms.codes import ALPHABET, CODE_LEN
 from tests.support.decks import deck
 from tests.support.player import Player
 from tests.support.rooms import create_room, join_room, start_game

@@ -21,11 +21,11 @@ from starlette.websockets import WebSocket
 
 from crisp import engine
 from crisp.bench.procs import free_port, start_redis
-from crisp.server.connection import Connection
-from crisp.server.looks import LookLedger
-from crisp.server.protocol import CloseCode
-from crisp.server.roomdoc import Change
-from crisp.server.rooms import Rooms
+from crisp.server.rooms.document import Change
+from crisp.server.rooms.looks import LookLedger
+from crisp.server.rooms.service import Rooms
+from crisp.server.sockets.connection import Connection
+from crisp.server.wire.vocabulary import CloseCode
 from crisp.store import MemoryStore, RedisStore
 from tests.engine.helpers import start
 from tests.support.decks import deck_for

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from crisp.server.clock import ManualClock
-from crisp.server.presence import CLAIM_MS, LEASE_MS, RESTART_GRACE_MS, LeaseTimes, Presence
-from crisp.server.rooms import Rooms
-from crisp.server.scheduler import Scheduler
+from crisp.server.rooms.clock import ManualClock
+from crisp.server.rooms.loops import Wakeup
+from crisp.server.rooms.presence import CLAIM_MS, LEASE_MS, RESTART_GRACE_MS, LeaseTimes, Presence
+from crisp.server.rooms.scheduler import Scheduler
+from crisp.server.rooms.service import Rooms
 from crisp.store import Lease, MemoryStore
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
@@ -134,7 +135,7 @@ async def test_r17_3_memory_a_dead_process_leaves_no_seat_connected() -> None:
     times = LeaseTimes(lease_ms=2000, renew_ms=400, check_ms=100)
     rooms_a, rooms_b = Rooms(store, clock=clock), Rooms(store, clock=clock)
     presence_a = Presence(store, rooms_a, times, clock)
-    scheduler_b = Scheduler(store, clock, lease_check_ms=times.check_ms)
+    scheduler_b = Scheduler(store, clock, rooms_b, Wakeup(), lease_check_ms=times.check_ms)
 
     async def settle() -> None:
         await clock.settled(("scheduler", "presence") if alive else ("scheduler",))
@@ -146,7 +147,7 @@ async def test_r17_3_memory_a_dead_process_leaves_no_seat_connected() -> None:
         await rooms_a.connect(seat.room_code, seat.player_id, "conn-a")
         alive = True
         presence_a.start()
-        scheduler_b.start(rooms_b)
+        scheduler_b.start()
         await clock.advance_to(clock.now_ms() + times.lease_ms * 3, settle)
         assert (await rooms_b.summary(seat.room_code))["players"][0]["connected"]
 

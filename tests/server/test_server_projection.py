@@ -12,7 +12,7 @@ import pytest
 from crisp import engine
 from crisp.bots.selfplay import play_game, random_options
 from crisp.engine import Event, State
-from crisp.server.projection import SHARE_MS, EventTexts, Frame, Shared, plain_update
+from crisp.server.wire.projection import SHARE_MS, EventTexts, Frame, Shared, plain_update
 
 
 def _tables(seed: int) -> list[tuple[State, list[Event]]]:

@@ -16,8 +16,10 @@ from crisp import engine
 from crisp.bots import random_move
 from crisp.bots.selfplay import play_game, random_options
 from crisp.engine import Event, IllegalAction, Options, State
-from crisp.server import messages
-from crisp.server.errors import (
+from crisp.server.rooms.document import DOC_VERSION, RoomDoc, UnknownDocVersion
+from crisp.server.rooms.service import room_summary
+from crisp.server.wire import messages
+from crisp.server.wire.errors import (
     FAILURES,
     HTTP_INTERNAL,
     ApiError,
@@ -29,16 +31,14 @@ from crisp.server.errors import (
     SeatGone,
     failure_of,
 )
-from crisp.server.messages import SERVER_ADAPTER, parse_client, protocol_schema
-from crisp.server.protocol import (
+from crisp.server.wire.messages import SERVER_ADAPTER, parse_client, protocol_schema
+from crisp.server.wire.vocabulary import (
     SOCKET_ERRORS,
     CloseCode,
     EndReason,
     Refusal,
     ServerErrorCode,
 )
-from crisp.server.roomdoc import DOC_VERSION, RoomDoc, UnknownDocVersion
-from crisp.server.rooms import room_summary
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
 ENUMS: list[type[Enum]] = [CloseCode, ServerErrorCode, EndReason, Refusal]

@@ -15,9 +15,15 @@ from pydantic import ValidationError
 
 from crisp.engine import IllegalAction
 from crisp.engine import actions as engine_actions
-from crisp.server import rooms as rooms_module
-from crisp.server.clock import ManualClock
-from crisp.server.codes import (
+from crisp.server.edge.names import clean_name
+from crisp.server.edge.origin import origin_allowed
+from crisp.server.edge.ratelimit import RateLimiter, TokenBucket
+from crisp.server.ops.logs import JsonFormatter, log_config, uvicorn_level
+from crisp.server.ops.settings import Settings, describe_error
+from crisp.server.rooms import service as rooms_module
+from crisp.server.rooms.changes import RoomEvents
+from crisp.server.rooms.clock import ManualClock
+from crisp.server.rooms.codes import (
     ALPHABET,
     CODE_LEN,
     display_code,
@@ -27,23 +33,19 @@ from crisp.server.codes import (
     normalize_code,
     player_of_token,
 )
-from crisp.server.connection import Connection
-from crisp.server.hub import Hub, _LocalRoom
-from crisp.server.logs import JsonFormatter, log_config, uvicorn_level
-from crisp.server.messages import (
+from crisp.server.rooms.document import RoomDoc, parse_message
+from crisp.server.rooms.loops import Wakeup
+from crisp.server.rooms.scheduler import Scheduler
+from crisp.server.rooms.service import Rooms
+from crisp.server.sockets.connection import Connection
+from crisp.server.sockets.hub import Hub, _LocalRoom
+from crisp.server.wire.messages import (
     CLIENT_ADAPTER,
     Draw,
     OptionsMsg,
     parse_client,
     protocol_schema,
 )
-from crisp.server.names import clean_name
-from crisp.server.origin import origin_allowed
-from crisp.server.ratelimit import RateLimiter, TokenBucket
-from crisp.server.roomdoc import RoomDoc, parse_message
-from crisp.server.rooms import Rooms
-from crisp.server.scheduler import Scheduler
-from crisp.server.settings import Settings, describe_error
 from crisp.store import Store, create_store
 
 # ---------------------------------------------------------------- settings
@@ -341,8 +343,9 @@ async def test_a_seat_back_after_a_disconnect_gets_a_number_never_given_before(
 
 async def test_scheduler_advances_due_rooms(store: Store) -> None:
     clock = ManualClock()
-    scheduler = Scheduler(store, clock, poll_ms=10)
-    rooms = Rooms(store, clock=clock, on_deadline=scheduler.notify)
+    wakeup = Wakeup()
+    rooms = Rooms(store, clock=clock, events=RoomEvents(deadline=wakeup.at))
+    scheduler = Scheduler(store, clock, rooms, wakeup, poll_ms=10)
     seat = await rooms.create("Ana")
     await rooms.join(seat.room_code, "Ben")
     await rooms.act(seat.room_code, "p1", engine_actions.Start())
@@ -353,7 +356,7 @@ async def test_scheduler_advances_due_rooms(store: Store) -> None:
     async def settle() -> None:
         await clock.settled(("scheduler",))
 
-    scheduler.start(rooms)
+    scheduler.start()
     try:
         await clock.advance_to(clock.now_ms() + 9_999, settle)
         doc = await rooms.load(seat.room_code)

@@ -19,9 +19,9 @@ import uvicorn
 
 from crisp.bench.procs import CrispServer, free_port, start_crisp
 from crisp.server.app import create_app
-from crisp.server.hooks import ServerHooks
 from crisp.server.main import uvicorn_options
-from crisp.server.settings import Settings
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.settings import Settings
 
 T = TypeVar("T")
 LOCKSTEP_MS = 500  # the most one process's manual clock runs ahead of another's

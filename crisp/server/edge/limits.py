@@ -24,11 +24,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from enum import StrEnum
 
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.settings import Budget, Settings
+from crisp.server.wire.errors import RateLimited, RoomNotFound
 from crisp.store import Store
-
-from .errors import RateLimited, RoomNotFound
-from .hooks import ServerHooks
-from .settings import Budget, Settings
 
 FLOOD_MEMORY_S = 300.0  # a flood (4429) is remembered this long: the next one is penalised
 

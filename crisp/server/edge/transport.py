@@ -34,9 +34,9 @@ from typing import Any, cast
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .clients import TrustedProxies, client_key
-from .hooks import ServerHooks
-from .throttle import LogThrottle
+from crisp.server.edge.clients import TrustedProxies, client_key
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.throttle import LogThrottle
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -47,7 +47,7 @@ try:
 except ImportError:  # pragma: no cover - uvicorn before the sans-io websockets protocol
     WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
-log = logging.getLogger("crisp.server.transport")
+log = logging.getLogger("crisp.server.edge.transport")
 
 GUARD_KEY = "crisp.guard"
 FD_RESERVE = 128  # descriptors kept for everything else: Redis pool, logs, listeners

@@ -14,17 +14,16 @@ from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 
 from crisp.engine import IllegalAction
-
-from .clients import client_of
-from .codes import normalize_code
-from .context import ServerContext
-from .errors import ApiError, RoomNotFound, error_response
-from .limits import Kind
-from .messages import protocol_schema
-from .names import clean_name
-from .origin import origin_allowed
-from .protocol import ServerErrorCode
-from .rooms import SeatCredentials
+from crisp.server.context import ServerContext
+from crisp.server.edge.clients import client_of
+from crisp.server.edge.limits import Kind
+from crisp.server.edge.names import clean_name
+from crisp.server.edge.origin import origin_allowed
+from crisp.server.rooms.codes import normalize_code
+from crisp.server.rooms.service import SeatCredentials
+from crisp.server.wire.errors import ApiError, RoomNotFound, error_response
+from crisp.server.wire.messages import protocol_schema
+from crisp.server.wire.vocabulary import ServerErrorCode
 
 _CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
 MAX_SEATS = 8

@@ -26,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from .webassets import Asset, WebAssets
+from crisp.server.http.webassets import Asset, WebAssets
 
 LANG_COOKIE = "crisp_lang"
 CODE_SLOT = "{{code}}"

@@ -34,13 +34,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
 import crisp
-
-from .errors import ApiError
-from .headers import WORKER_POLICY, page_policy
-from .protocol import ServerErrorCode
-from .settings import Settings
-from .shell import LANG_COOKIE, Shell, room_code
-from .webassets import Asset, WebAssets, load_web_assets
+from crisp.server.http.headers import WORKER_POLICY, page_policy
+from crisp.server.http.shell import LANG_COOKIE, Shell, room_code
+from crisp.server.http.webassets import Asset, WebAssets, load_web_assets
+from crisp.server.ops.settings import Settings
+from crisp.server.wire.errors import ApiError
+from crisp.server.wire.vocabulary import ServerErrorCode
 
 log = logging.getLogger("crisp.server")
 

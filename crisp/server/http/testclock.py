@@ -13,12 +13,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import presence, scheduler
-from .clock import ManualClock
-from .codes import normalize_code
-from .context import ServerContext
-from .errors import ApiError
-from .protocol import ServerErrorCode
+from crisp.server.context import ServerContext
+from crisp.server.rooms import presence, scheduler
+from crisp.server.rooms.clock import ManualClock
+from crisp.server.rooms.codes import normalize_code
+from crisp.server.wire.errors import ApiError
+from crisp.server.wire.vocabulary import ServerErrorCode
 
 router = APIRouter()
 

@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Any
 
-from .settings import Settings
+from crisp.server.ops.settings import Settings
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FIELDS_ATTR = "crisp_fields"
@@ -71,7 +71,7 @@ def log_config(settings: Settings) -> dict[str, Any]:
     logger (asyncio, warnings and libraries, at `warning`), all through one formatter so
     that every line of a JSON log is JSON."""
     formatter: dict[str, Any] = (
-        {"()": "crisp.server.logs.JsonFormatter"}
+        {"()": "crisp.server.ops.logs.JsonFormatter"}
         if settings.log_format == "json"
         else {"format": TEXT_FORMAT}
     )
@@ -82,10 +82,10 @@ def log_config(settings: Settings) -> dict[str, Any]:
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
         "filters": {
-            "chatter": {"()": "crisp.server.logs.DropSocketChatter"},
+            "chatter": {"()": "crisp.server.ops.logs.DropSocketChatter"},
             # per client address, at most so many access lines per interval (throttle.py)
             "clients": {
-                "()": "crisp.server.throttle.AccessThrottle",
+                "()": "crisp.server.ops.throttle.AccessThrottle",
                 "interval": settings.log_interval_s,
             },
         },

@@ -22,11 +22,10 @@ from prometheus_client import (
     generate_latest,
 )
 
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.observed import OPS
+from crisp.server.wire.vocabulary import CloseCode
 from crisp.store import Store
-
-from .hooks import ServerHooks
-from .observed import OPS
-from .protocol import CloseCode
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 ROOM_COUNT_TIMEOUT_S = 1.0

@@ -13,10 +13,9 @@ import time
 from collections.abc import Awaitable, Sequence
 from typing import TypeVar
 
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.logs import fields
 from crisp.store import GapHandler, Handler, Lease, Store, Unsubscribe, Versioned
-
-from .hooks import ServerHooks
-from .logs import fields
 
 log = logging.getLogger("crisp.server.store")
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import time
 
+from crisp.server.rooms.document import RoomDoc
 from crisp.store import Versioned
-
-from .roomdoc import RoomDoc
 
 MAX_ROOMS = 4096
 RECENT_S = 30.0

@@ -43,19 +43,17 @@ document and the message of a save (`save_texts`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import orjson
 
 from crisp.engine import Event, State
-
-from .computer import Computer, ComputerSeat
-from .projection import Shared
+from crisp.server.rooms.computer import Computer, ComputerSeat
+from crisp.server.wire.projection import Shared
 
 DOC_VERSION = 1
 _MESSAGE_HEAD = '{"t":"change","v":'
-
 
 
 def _state_json(state: State) -> orjson.Fragment:
@@ -144,6 +142,20 @@ class RoomDoc:
     def with_(self, **changes: Any) -> RoomDoc:
         """A copy with some fields replaced."""
         return replace(self, **changes)
+
+
+def changed_fields(old: RoomDoc, new: RoomDoc) -> set[str]:
+    """The fields of `RoomDoc` whose values differ between two documents: every field
+    of the model, the state compared by its version (the engine moves it on with
+    every change of the table). A change saves the document when this is not empty
+    (changes.py), so a field added to `RoomDoc` is saved with no other word."""
+    out = {name for name in _FIELDS if getattr(old, name) != getattr(new, name)}
+    if old.state.version != new.state.version:
+        out.add("state")
+    return out
+
+
+_FIELDS = tuple(f.name for f in fields(RoomDoc) if f.name != "state")
 
 
 @dataclass(frozen=True)

@@ -36,16 +36,16 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from crisp.server.ops.logs import fields
+from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.loops import StoreLoop
 from crisp.store import Lease, Store, StoreUnavailable
 
-from .clock import Clock
-from .logs import fields
-
 if TYPE_CHECKING:
-    from .connection import Connection
-    from .rooms import Rooms
+    from crisp.server.rooms.service import Rooms
+    from crisp.server.sockets.connection import Connection
 
-log = logging.getLogger("crisp.server.presence")
+log = logging.getLogger("crisp.server.rooms.presence")
 
 LEASE_MS = 15_000  # game ms (R17.3: disconnected within 30 s)
 MIN_LEASE_MS = 5_000  # real ms: the shortest lease, whatever the time scale
@@ -81,8 +81,7 @@ class Presence:
         self.clock = clock
         self._held: dict[Lease, Connection] = {}
         self._parting: list[Lease] = []  # sockets closed by a graceful stop
-        self._task: asyncio.Task[None] | None = None
-        self._failing = False
+        self.loop = StoreLoop(SLEEPER, clock, self._step, log)
 
     # ---- one socket ----
 
@@ -108,14 +107,11 @@ class Presence:
     # ---- the renewal loop ----
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="crisp-presence")
+        self.loop.start()
 
     async def stop(self) -> None:
         """Stop renewing; extend the leases of the sockets a graceful stop closed."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
+        await self.loop.stop()
         parting, self._parting = self._parting, []
         if parting:
             until = self.clock.now_ms() + max(self.times.lease_ms, RESTART_GRACE_MS)
@@ -124,22 +120,9 @@ class Presence:
             except Exception as exc:  # they run out at their own time instead
                 log.warning("presence: extending leases at shutdown failed: %r", exc)
 
-    async def _run(self) -> None:
-        while True:
-            await self.clock.sleep(self.times.renew_ms, name=SLEEPER)
-            try:
-                await self.renew()
-                if self._failing:
-                    log.warning("presence: the store answers again")
-                    self._failing = False
-            except asyncio.CancelledError:
-                raise
-            except StoreUnavailable as exc:
-                if not self._failing:
-                    log.warning("presence: renewing leases failed (%s)", exc)
-                    self._failing = True
-            except Exception:
-                log.exception("presence: renewing leases failed")
+    async def _step(self) -> float:
+        await self.renew()
+        return self.times.renew_ms
 
     async def renew(self) -> None:
         """Renew every held lease; take back the seats of leases that were lost."""

@@ -21,33 +21,34 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from crisp.store import StoreUnavailable
-
-from .clock import Clock
-from .presence import expire_leases
+from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.loops import StoreLoop, Wakeup
+from crisp.server.rooms.presence import expire_leases
 
 if TYPE_CHECKING:
+    from crisp.server.rooms.service import Rooms
     from crisp.store import Store
 
-    from .rooms import Rooms
-
-log = logging.getLogger("crisp.server.scheduler")
+log = logging.getLogger("crisp.server.rooms.scheduler")
 
 POLL_MS = 50
 LEASE_MS = 3000
 CLAIM_LIMIT = 100
 CONCURRENCY = 16
-STOP_TIMEOUT_S = 3.0
 SLEEPER = "scheduler"  # its name on a manual clock (clock.py)
 
 
 class Scheduler:
-    """Wakes rooms at their deadlines."""
+    """Wakes rooms at their deadlines: a `StoreLoop` (loops.py) whose step claims
+    what is due and whose sleep ends at the next deadline, or earlier through
+    `wakeup` (a room of this process saved a sooner one: `RoomEvents.deadline`)."""
 
     def __init__(
         self,
         store: Store,
         clock: Clock,
+        rooms: Rooms,
+        wakeup: Wakeup,
         *,
         poll_ms: int = POLL_MS,
         lease_ms: int = LEASE_MS,
@@ -55,69 +56,26 @@ class Scheduler:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.rooms: Rooms | None = None
+        self.rooms = rooms
         self.poll_ms = poll_ms
         self.lease_ms = lease_ms
         self.lease_check_ms = lease_check_ms
         self._next_lease_check = 0
-        self._wake = asyncio.Event()
-        self._sleep_until = 0
-        self._task: asyncio.Task[None] | None = None
         self._sem = asyncio.Semaphore(CONCURRENCY)
-        self._failing = False
-        self._stopping = False
+        self.loop = StoreLoop(SLEEPER, clock, self._step, log, wakeup)
 
-    def notify(self, deadline_ms: int) -> None:
-        """A room of this process got `deadline_ms`; wake up early if that is sooner."""
-        if deadline_ms < self._sleep_until:
-            self._wake.set()
-
-    def start(self, rooms: Rooms) -> None:
+    def start(self) -> None:
         """Start the background task."""
-        self.rooms = rooms
-        self._task = asyncio.create_task(self._run(), name="crisp-scheduler")
+        self.loop.start()
 
     async def stop(self) -> None:
-        """Stop the background task (bounded: a swallowed cancellation cannot hang it)."""
-        task, self._task = self._task, None
-        if task is None:
-            return
-        self._stopping = True
-        self._wake.set()
-        task.cancel()
-        await asyncio.wait({task}, timeout=STOP_TIMEOUT_S)
-        if not task.done():
-            log.warning("scheduler did not stop within %.0f s", STOP_TIMEOUT_S)
-        elif not task.cancelled() and task.exception() is not None:
-            log.warning("scheduler ended with %r", task.exception())
+        """Stop the background task (bounded)."""
+        await self.loop.stop()
 
-    async def _run(self) -> None:
-        # Python 3.11's wait_for/timeout can lose a cancel() that races a timeout,
-        # so the loop also checks a flag.
-        while not self._stopping:
-            try:
-                count = await self.tick()
-                if count >= CLAIM_LIMIT:
-                    continue
-                delay = await self._delay()
-                if self._failing:
-                    log.warning("scheduler: the store answers again")
-                    self._failing = False
-            except asyncio.CancelledError:
-                raise
-            except StoreUnavailable as exc:
-                if not self._failing:
-                    log.warning("scheduler: store unavailable (%s); retrying", exc)
-                    self._failing = True
-                delay = 500
-            except Exception:
-                log.exception("scheduler tick failed")
-                delay = 500
-            self._sleep_until = self.clock.now_ms() + delay
-            self._wake.clear()
-            if self._stopping:
-                return
-            await self.clock.sleep(delay, self._wake, name=SLEEPER)
+    async def _step(self) -> float:
+        if await self.tick() >= CLAIM_LIMIT:
+            return 0  # more may be due: at once
+        return await self._delay()
 
     async def _delay(self) -> int:
         due = await self.store.next_due_ms()
@@ -131,7 +89,6 @@ class Scheduler:
         now = self.clock.now_ms()
         expired = 0
         if now >= self._next_lease_check:
-            assert self.rooms is not None
             self._next_lease_check = now + self.lease_check_ms
             expired = await expire_leases(self.store, self.rooms, now, CLAIM_LIMIT)
         codes = await self.store.claim_due(self.clock.now_ms(), self.lease_ms, CLAIM_LIMIT)
@@ -140,7 +97,6 @@ class Scheduler:
         return len(codes) + expired
 
     async def _advance(self, code: str) -> None:
-        assert self.rooms is not None
         async with self._sem:
             try:
                 await self.rooms.advance(code)

@@ -9,48 +9,30 @@ once the save succeeded, because sockets are fed from the published message.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from crisp import engine
 from crisp.engine import Action, ErrorCode, Event, IllegalAction, State
 from crisp.engine import actions as engine_actions
 from crisp.engine.clock import at_moment
+from crisp.server.edge.names import name_key
+from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
+from crisp.server.ops.logs import fields
+from crisp.server.rooms import computer
+from crisp.server.rooms.changes import NO_EVENTS, Mutation, Outcome, RoomChanges, RoomEvents
+from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_token
+from crisp.server.rooms.doccache import DocCache
+from crisp.server.rooms.document import RoomDoc
+from crisp.server.wire.errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from crisp.store import Store
 
-from . import computer
-from .clock import Clock
-from .codes import hash_token, new_code, new_token, player_of_token
-from .doccache import DocCache
-from .errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
-from .hooks import NOOP_HOOKS, ServerHooks
-from .logs import fields
-from .names import name_key
-from .roomdoc import Change, RoomDoc, save_texts
+log = logging.getLogger("crisp.server.rooms.service")
 
-log = logging.getLogger("crisp.server.rooms")
-
-MAX_ATTEMPTS = 40
 CODE_TRIES = 16  # a collision among 8.5e11 codes is already rare
-NO_CHANGE_RETRY_MS = 250
-
-
-@dataclass
-class Outcome:
-    """What a mutation function decided: the new document and the engine events."""
-
-    doc: RoomDoc
-    events: list[Event] = field(default_factory=list)
-    result: Any = None
-    followed: bool = False  # its computer seats already follow the change (computer.py)
-
-
-Mutation = Callable[[RoomDoc, int], Outcome | None]
 
 
 @dataclass(frozen=True)
@@ -88,16 +70,15 @@ class Rooms:
         clock: Clock | None = None,
         time_scale: float = 1.0,
         hooks: ServerHooks = NOOP_HOOKS,
-        on_deadline: Callable[[int], None] | None = None,
+        docs: DocCache | None = None,
+        events: RoomEvents = NO_EVENTS,
     ) -> None:
         self.store = store
         self.clock = clock or Clock()
         self.time_scale = time_scale
         self.hooks = hooks
-        self.on_deadline = on_deadline
-        self.docs = DocCache()
-        # Each published change, handed at once to this process's sockets (hub.py).
-        self.on_change: Callable[[str, Change], None] | None = None
+        self.docs = docs or DocCache()
+        self.changes = RoomChanges(store, self.clock, hooks, self.docs, events, time_scale)
 
     # ---- reading ----
 
@@ -259,10 +240,14 @@ class Rooms:
             locks = kicked is not None and kicked in doc.token_hashes
             return Outcome(new.with_(locked=True) if locks else new, list(events))
 
-        out = await self.mutate(room_code, fn)
-        if out is not None and out.doc.state.abandoned:
+        saved = await self.changes.mutate(room_code, fn, publish_later=True)
+        if saved is None:
+            return None
+        if saved.outcome.doc.state.abandoned:
             await self._delete_abandoned(room_code)
-        return None if out is None else int(out.doc.state.version)
+            if saved.message is not None:  # its sockets hear of it once it is gone
+                await self.store.publish(room_code, saved.message)
+        return int(saved.outcome.doc.state.version)
 
     async def set_locked(self, room_code: str, pid: str, locked: bool) -> int | None:
         """The host locks the lobby (no one may join) or opens it again. Raises
@@ -316,98 +301,9 @@ class Rooms:
     async def mutate(
         self, room_code: str, fn: Mutation, *, timer: bool = False
     ) -> Outcome | None:
-        """Load, change, save with CAS; retry on conflict. None if nothing changed.
-
-        `timer`: this is the scheduler's call; even without a change the room's
-        deadline is saved again (claim_due moved it to a lease).
-
-        The first attempt starts from the document this process saved or loaded
-        last, without loading it (`DocCache.recent`), when that was moments ago: the
-        compare-and-set then validates it. Any other outcome, no change or a refusal,
-        is decided again on the stored document, since nothing validates it.
-        """
-        for attempt in range(MAX_ATTEMPTS):
-            recent = self.docs.recent(room_code) if attempt == 0 else None
-            if recent is not None:
-                version, text, doc = recent
-            else:
-                found = await self.store.load(room_code)
-                if found is None:
-                    raise RoomNotFound(room_code)
-                version, text = found.version, found.doc
-                doc = self.docs.parse(room_code, found)
-            now = self.clock.now_ms()
-            try:
-                out = fn(doc, now)
-            except Exception:
-                if recent is None:
-                    raise
-                continue  # a refusal: decided again on the stored document
-            if out is not None and not out.followed:
-                seats = computer.follow(
-                    out.doc.state, out.doc.computer, out.events, now, self.time_scale
-                )
-                out.doc = out.doc.with_(computer=seats)
-            unchanged = out is None or (
-                out.doc.state.version == doc.state.version
-                and out.doc.token_hashes == doc.token_hashes
-                and out.doc.conns == doc.conns
-                and out.doc.locked == doc.locked
-                and out.doc.computer == doc.computer
-                and out.doc.revoked == doc.revoked
-                and not out.events
-            )
-            if unchanged and not timer:
-                if recent is None:
-                    return None
-                continue  # no change: decided again on the stored document
-            new_doc = doc if out is None else out.doc
-            deadline = room_deadline(new_doc)
-            message = None
-            if unchanged:
-                # Nothing fell due after all (clock skew between processes): re-arm.
-                if deadline is not None and deadline <= now:
-                    deadline = now + NO_CHANGE_RETRY_MS
-            else:
-                assert out is not None
-                # Only the computer's plans changed: nothing for the sockets.
-                quiet = not out.events and (
-                    new_doc.state.version, new_doc.token_hashes, new_doc.conns,
-                    new_doc.revoked, new_doc.locked,
-                ) == (doc.state.version, doc.token_hashes, doc.conns, doc.revoked, doc.locked)
-                text, message = save_texts(new_doc, out.events, version + 1)
-                if quiet:
-                    message = None
-            saved = await self.store.save(
-                room_code, version, text, message=message, deadline_ms=deadline
-            )
-            if saved is not None:
-                self.docs.keep(room_code, saved, text, new_doc)
-                if deadline is not None and self.on_deadline is not None:
-                    self.on_deadline(deadline)
-                if unchanged:
-                    return None
-                assert out is not None
-                # An abandoned room is deleted first (`act`); its sockets hear of it by
-                # the message, after.
-                if self.on_change is not None and message is not None \
-                        and not new_doc.state.abandoned:
-                    self.on_change(room_code, Change.of_save(new_doc, out.events, saved))
-                _log_events(room_code, new_doc, out.events)
-                return out
-            self.docs.forget(room_code)
-            if recent is None:  # a race with another change (not a copy out of date)
-                self.hooks.save_conflict(room_code)
-                await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
-        raise RoomBusy(room_code)
-
-
-def room_deadline(doc: RoomDoc) -> int | None:
-    """When the room next needs the scheduler: the engine's next deadline or the
-    next computer move, whichever is first."""
-    times = [t for t in (engine.next_deadline(doc.state), computer.next_move_ms(doc.computer))
-             if t is not None]
-    return min(times) if times else None
+        """`RoomChanges.mutate` (changes.py): the outcome, or None if nothing changed."""
+        saved = await self.changes.mutate(room_code, fn, timer=timer)
+        return None if saved is None else saved.outcome
 
 
 def _seat_holders(doc: RoomDoc, state: State) -> RoomDoc:
@@ -422,48 +318,3 @@ def _seat_holders(doc: RoomDoc, state: State) -> RoomDoc:
     }
     conns = {k: v for k, v in doc.conns.items() if k in humans}
     return doc.with_(state=state, token_hashes=token_hashes, conns=conns, revoked=revoked)
-
-
-_PLAYER_EVENTS = {
-    "joined": ("player_joined", "joined"),
-    "left": ("player_kicked", "was kicked"),
-    "timeout": ("timeout", "ran out of time"),
-    "bot_added": ("bot_added", "was added, a computer player"),
-    "took_over": ("took_over", "is played by the computer now"),
-    "host_changed": ("host_changed", "is the host now"),
-    "away": ("away", "is away: the computer plays the seat"),
-    "back": ("back", "is back"),
-}
-_DEBUG_EVENTS = frozenset({"timeout", "away", "back"})
-
-
-def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
-    """One log line per event worth an operator's attention (after its save)."""
-    for ev in events:
-        data = ev.data
-        who = data.get("player")
-        level, name, text, more = logging.DEBUG, "", "", dict[str, Any]()
-        if ev.kind in _PLAYER_EVENTS:
-            name, verb = _PLAYER_EVENTS[ev.kind]
-            level = logging.DEBUG if ev.kind in _DEBUG_EVENTS else logging.INFO
-            text, more = f"{who} {verb}", {"player": who}
-        elif ev.kind == "round_started":
-            rnd = data.get("round")
-            if rnd == 1:
-                level, name = logging.INFO, "game_started"
-                text = f"game started with {len(doc.state.players)} players"
-            else:
-                name, text = "round_started", f"round {rnd} started"
-            more = {"round": rnd}
-        elif ev.kind == "round_over":
-            level, name = logging.INFO, "round_over"
-            more = {"round": doc.state.round, "caller": data.get("caller"),
-                    "totals": data.get("totals")}
-            text = f"round {more['round']} over (caller {more['caller']}, totals {more['totals']})"
-        elif ev.kind == "game_over":
-            level, name = logging.INFO, "game_over"
-            more = {"winners": data.get("winners"), "totals": data.get("totals")}
-            text = f"game over (winners {more['winners']})"
-        else:
-            continue
-        log.log(level, "room %s: %s", room_code, text, extra=fields(room_code, name, **more))

@@ -27,17 +27,16 @@ from dataclasses import dataclass
 from starlette.websockets import WebSocket
 
 from crisp.engine import Event, State
+from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
+from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.document import Change
+from crisp.server.rooms.looks import LookLedger, plan, without_peeks
+from crisp.server.wire.messages import error_message
+from crisp.server.wire.projection import Shared
+from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Lease
 
-from .clock import Clock
-from .hooks import NOOP_HOOKS, ServerHooks
-from .looks import LookLedger, plan, without_peeks
-from .messages import error_message
-from .projection import Shared
-from .protocol import CloseCode, EndReason
-from .roomdoc import Change
-
-log = logging.getLogger("crisp.server.connection")
+log = logging.getLogger("crisp.server.sockets.connection")
 
 MAX_QUEUE = 512
 MAX_MARKS = 32  # accepted actions awaiting their update, per socket
@@ -90,6 +89,7 @@ class Connection:
         hooks: ServerHooks = NOOP_HOOKS,
         ledger: LookLedger | None = None,
         clock: Clock | None = None,
+        on_looks_unsent: Callable[[Connection], None] | None = None,
     ) -> None:
         self.ws = ws
         self.clock = clock or Clock()
@@ -97,7 +97,7 @@ class Connection:
         self.looks_known = 0  # every look up to this seq reached a connection of the seat
         # Called when owed looks could not be claimed (store unreachable): the hub then
         # sends this socket the current table again once the store answers.
-        self.on_looks_unsent: Callable[[Connection], None] | None = None
+        self.on_looks_unsent = on_looks_unsent
         self.room_code = room_code
         self.player_id = player_id
         self.hooks = hooks

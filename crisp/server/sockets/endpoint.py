@@ -27,13 +27,14 @@ from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from crisp.engine import ErrorCode
-from crisp.store import OutcomeUnknown, StoreUnavailable
-
-from .clients import client_of
-from .codes import normalize_code
-from .connection import Connection
-from .context import ServerContext
-from .errors import (
+from crisp.server.context import ServerContext
+from crisp.server.edge.clients import client_of
+from crisp.server.edge.origin import origin_allowed
+from crisp.server.ops.logs import fields
+from crisp.server.rooms.codes import normalize_code
+from crisp.server.rooms.looks import LookLedger
+from crisp.server.sockets.connection import Connection
+from crisp.server.wire.errors import (
     SOCKET_INTERNAL,
     RateLimited,
     RoomBusy,
@@ -43,13 +44,11 @@ from .errors import (
     error_body,
     failure_of,
 )
-from .logs import fields
-from .looks import LookLedger
-from .messages import Hello, Lock, loads_bounded, parse_client
-from .origin import origin_allowed
-from .protocol import CloseCode, EndReason, Refusal, ServerErrorCode
+from crisp.server.wire.messages import Hello, Lock, loads_bounded, parse_client
+from crisp.server.wire.vocabulary import CloseCode, EndReason, Refusal, ServerErrorCode
+from crisp.store import OutcomeUnknown, StoreUnavailable
 
-log = logging.getLogger("crisp.server.ws")
+log = logging.getLogger("crisp.server.sockets.endpoint")
 
 HARD_MAX_BYTES = 65536  # frames above this are closed with 1009 (uvicorn ws_max_size too)
 
@@ -72,9 +71,9 @@ async def _seat(ws: WebSocket, ctx: ServerContext, client: str, room_code: str |
     if room_code is None or player_id is None:
         return
     conn = Connection(
-        ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code), ctx.clock
+        ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code), ctx.clock,
+        on_looks_unsent=ctx.hub.refresh,
     )
-    conn.on_looks_unsent = ctx.hub.refresh
     conn.start_writer()
     try:
         if await _take_seat(conn, ctx):

@@ -24,14 +24,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
+from crisp.server.rooms.doccache import DocCache
+from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_version, parse_message
+from crisp.server.sockets.connection import Connection
+from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Store, StoreUnavailable
 
-from .connection import Connection
-from .hooks import NOOP_HOOKS, ServerHooks
-from .protocol import CloseCode, EndReason
-from .roomdoc import Change, ConnRef, RoomDoc, message_version, parse_message
-
-log = logging.getLogger("crisp.server.hub")
+log = logging.getLogger("crisp.server.sockets.hub")
 
 RELOAD_BACKOFF_S = (0.05, 0.1, 0.2, 0.25)  # between reload attempts while the store is down
 
@@ -48,15 +48,17 @@ class _LocalRoom:
 class Hub:
     """The local sockets of this process, grouped by room."""
 
-    def __init__(self, store: Store, hooks: ServerHooks = NOOP_HOOKS) -> None:
+    def __init__(
+        self, store: Store, hooks: ServerHooks = NOOP_HOOKS, docs: DocCache | None = None
+    ) -> None:
         self.store = store
         self.hooks = hooks
+        # This process's copies of room documents (rooms/doccache.py): a change it did
+        # not hand over itself (`local_change`) makes the room's copy out of date.
+        self.docs = docs or DocCache()
         self.rooms: dict[str, _LocalRoom] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._refreshing: dict[Connection, asyncio.Task[None]] = {}
-        # Called with a room's code when a change this process did not hand over
-        # itself arrives (`local_change`): its copy of the document is out of date.
-        self.on_foreign: Callable[[str], None] | None = None
 
     def _lock(self, room_code: str) -> asyncio.Lock:
         lock = self._locks.get(room_code)
@@ -157,8 +159,7 @@ class Hub:
             log.exception("room %s: undecodable published message", room_code)
             return
         if change is not None:
-            if self.on_foreign is not None:  # saved by another process (or missed here)
-                self.on_foreign(room_code)
+            self.docs.forget(room_code)  # saved by another process (or missed here)
             self._apply(room_code, room, change)
 
     def _apply(self, room_code: str, room: _LocalRoom, change: Change) -> bool:

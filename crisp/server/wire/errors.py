@@ -21,10 +21,9 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from crisp.engine import ActionError, ErrorCode
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.wire.vocabulary import CloseCode, EndReason, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
-
-from .hooks import ServerHooks
-from .protocol import CloseCode, EndReason, ServerErrorCode
 
 log = logging.getLogger("crisp.server")
 

@@ -114,7 +114,7 @@ class AddBot(_ActionMsg):
     """v1.1, host, lobby: a computer player takes a seat (R17.1)."""
 
     type: Literal["add_bot"]
-    level: Literal["easy", "normal"] = "normal"
+    level: Literal["easy", "normal", "hard"] = "normal"
 
     def to_action(self) -> engine_actions.AddBot:
         return engine_actions.AddBot(self.level)
@@ -304,7 +304,7 @@ class PlayerView(_Server):
     seat: int
     connected: bool
     is_bot: bool
-    bot_level: Literal["easy", "normal"] | None  # v1.1 (R17.1, R17.5)
+    bot_level: Literal["easy", "normal", "hard"] | None  # v1.1 (R17.1, R17.5)
     away: bool  # v1.1 (R17.2)
     total: int
     ready: bool
@@ -399,7 +399,7 @@ class BotAdded(_Server):
 
     kind: Literal["bot_added"]
     player: str
-    level: Literal["easy", "normal"]
+    level: Literal["easy", "normal", "hard"]
 
 
 class OptionsEvent(_Server):

@@ -1,0 +1,224 @@
+"""The one path of every change to a room: load -> decide -> compare-and-set save.
+
+A change is: the document (this process's copy of moments ago, or loaded) ->
+the mutation function (an engine call) -> the computer seats follow it
+(computer.py) -> a compare-and-set save with the change message (published to
+every process) and the room's next deadline (the engine's or a computer
+move's) -> on a version conflict, again from the stored document (bounded).
+A change is only visible to the table once the save succeeded: this process's
+sockets get it from `RoomEvents.changed` after the save, the others' from the
+published message.
+
+What is compared and saved is derived from `RoomDoc` itself (`document.py`:
+`changed_fields`), so a field added there is saved without a word here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from crisp import engine
+from crisp.engine import Event
+from crisp.server.ops.hooks import ServerHooks
+from crisp.server.ops.logs import fields
+from crisp.server.rooms import computer
+from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.doccache import DocCache
+from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
+from crisp.server.wire.errors import RoomBusy, RoomNotFound
+from crisp.store import Store
+
+log = logging.getLogger("crisp.server.rooms")
+
+MAX_ATTEMPTS = 40
+NO_CHANGE_RETRY_MS = 250
+
+
+@dataclass
+class Outcome:
+    """What a mutation function decided: the new document and the engine events."""
+
+    doc: RoomDoc
+    events: list[Event] = field(default_factory=list)
+    result: Any = None
+    followed: bool = False  # its computer seats already follow the change (computer.py)
+
+
+Mutation = Callable[[RoomDoc, int], Outcome | None]
+
+
+def _nothing(*_: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class RoomEvents:
+    """Where a saved change goes in this process, given at construction: `changed`
+    hands it to the room's local sockets at once (hub.py), `deadline` wakes the
+    scheduler when the room's next deadline is earlier than its sleep."""
+
+    changed: Callable[[str, Change], None] = _nothing
+    deadline: Callable[[int], None] = _nothing
+
+
+NO_EVENTS = RoomEvents()  # a service with no sockets or scheduler in this process
+
+
+@dataclass
+class Saved:
+    """A change as saved: the outcome, and its message when it was held back from the
+    save to be published later (`publish_later`)."""
+
+    outcome: Outcome
+    message: str | None = None
+
+
+class RoomChanges:
+    """The compare-and-set loop over a store (see the module docstring)."""
+
+    def __init__(
+        self, store: Store, clock: Clock, hooks: ServerHooks, docs: DocCache,
+        events: RoomEvents, time_scale: float,
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.clock = clock
+        self.hooks = hooks
+        self.docs = docs
+        self.events = events
+        self.time_scale = time_scale
+
+    async def mutate(
+        self, room_code: str, fn: Mutation, *, timer: bool = False, publish_later: bool = False
+    ) -> Saved | None:
+        """Load, change, save with CAS; retry on conflict. None if nothing changed.
+
+        `timer`: this is the scheduler's call; even without a change the room's
+        deadline is saved again (claim_due moved it to a lease). `publish_later`:
+        a change that leaves the room abandoned (R17.5) is saved without its
+        message, which the caller publishes once the room is deleted, so that no
+        socket hears of it before the room is gone.
+
+        The first attempt starts from the document this process saved or loaded
+        last, without loading it (`DocCache.recent`), when that was moments ago: the
+        compare-and-set then validates it. Any other outcome, no change or a refusal,
+        is decided again on the stored document, since nothing validates it.
+        """
+        for attempt in range(MAX_ATTEMPTS):
+            recent = self.docs.recent(room_code) if attempt == 0 else None
+            if recent is not None:
+                version, text, doc = recent
+            else:
+                found = await self.store.load(room_code)
+                if found is None:
+                    raise RoomNotFound(room_code)
+                version, text = found.version, found.doc
+                doc = self.docs.parse(room_code, found)
+            now = self.clock.now_ms()
+            try:
+                out = fn(doc, now)
+            except Exception:
+                if recent is None:
+                    raise
+                continue  # a refusal: decided again on the stored document
+            if out is not None and not out.followed:
+                seats = computer.follow(
+                    out.doc.state, out.doc.computer, out.events, now, self.time_scale
+                )
+                out.doc = out.doc.with_(computer=seats)
+            changed = set() if out is None else changed_fields(doc, out.doc)
+            unchanged = not changed and (out is None or not out.events)
+            if unchanged and not timer:
+                if recent is None:
+                    return None
+                continue  # no change: decided again on the stored document
+            new_doc = doc if out is None else out.doc
+            deadline = room_deadline(new_doc)
+            message = None
+            if unchanged:
+                # Nothing fell due after all (clock skew between processes): re-arm.
+                if deadline is not None and deadline <= now:
+                    deadline = now + NO_CHANGE_RETRY_MS
+            else:
+                assert out is not None
+                text, message = save_texts(new_doc, out.events, version + 1)
+                if not out.events and changed <= {"computer"}:
+                    message = None  # only the computer's plans changed: nothing to tell
+            held = publish_later and new_doc.state.abandoned
+            saved = await self.store.save(
+                room_code, version, text, message=None if held else message,
+                deadline_ms=deadline,
+            )
+            if saved is not None:
+                self.docs.keep(room_code, saved, text, new_doc)
+                if deadline is not None:
+                    self.events.deadline(deadline)
+                if unchanged:
+                    return None
+                assert out is not None
+                if message is not None and not held:
+                    self.events.changed(room_code, Change.of_save(new_doc, out.events, saved))
+                _log_events(room_code, new_doc, out.events)
+                return Saved(out, message if held else None)
+            self.docs.forget(room_code)
+            if recent is None:  # a race with another change (not a copy out of date)
+                self.hooks.save_conflict(room_code)
+                await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
+        raise RoomBusy(room_code)
+
+
+def room_deadline(doc: RoomDoc) -> int | None:
+    """When the room next needs the scheduler: the engine's next deadline or the
+    next computer move, whichever is first."""
+    times = [t for t in (engine.next_deadline(doc.state), computer.next_move_ms(doc.computer))
+             if t is not None]
+    return min(times) if times else None
+
+
+_PLAYER_EVENTS = {
+    "joined": ("player_joined", "joined"),
+    "left": ("player_kicked", "was kicked"),
+    "timeout": ("timeout", "ran out of time"),
+    "bot_added": ("bot_added", "was added, a computer player"),
+    "took_over": ("took_over", "is played by the computer now"),
+    "host_changed": ("host_changed", "is the host now"),
+    "away": ("away", "is away: the computer plays the seat"),
+    "back": ("back", "is back"),
+}
+_DEBUG_EVENTS = frozenset({"timeout", "away", "back"})
+
+
+def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
+    """One log line per event worth an operator's attention (after its save)."""
+    for ev in events:
+        data = ev.data
+        who = data.get("player")
+        level, name, text, more = logging.DEBUG, "", "", dict[str, Any]()
+        if ev.kind in _PLAYER_EVENTS:
+            name, verb = _PLAYER_EVENTS[ev.kind]
+            level = logging.DEBUG if ev.kind in _DEBUG_EVENTS else logging.INFO
+            text, more = f"{who} {verb}", {"player": who}
+        elif ev.kind == "round_started":
+            rnd = data.get("round")
+            if rnd == 1:
+                level, name = logging.INFO, "game_started"
+                text = f"game started with {len(doc.state.players)} players"
+            else:
+                name, text = "round_started", f"round {rnd} started"
+            more = {"round": rnd}
+        elif ev.kind == "round_over":
+            level, name = logging.INFO, "round_over"
+            more = {"round": doc.state.round, "caller": data.get("caller"),
+                    "totals": data.get("totals")}
+            text = f"round {more['round']} over (caller {more['caller']}, totals {more['totals']})"
+        elif ev.kind == "game_over":
+            level, name = logging.INFO, "game_over"
+            more = {"winners": data.get("winners"), "totals": data.get("totals")}
+            text = f"game over (winners {more['winners']})"
+        else:
+            continue
+        log.log(level, "room %s: %s", room_code, text, extra=fields(room_code, name, **more))
