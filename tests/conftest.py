@@ -12,8 +12,10 @@ For a redis-server of your own (e.g. to kill it), use crisp.bench.procs.start_re
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,16 +30,30 @@ from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
 
+PORT_SLICES = 20  # slices of 500 ports in 12000-21999: a cluster node's bus port
+PORT_SLICE = 500  # (its port + 10000) stays below the ephemeral ports (32768 on) too
+_held_slice: list[object] = []  # the lock file of this process's slice, open for life
+
 
 def _worker_ports() -> str:
-    """This pytest-xdist worker's own range of TCP ports for the servers the tests
-    start (crisp.bench.procs.free_port): 1,500 ports each, below the system's
-    ephemeral ports (32768 on), and low enough that a cluster node's bus port
-    (its port + 10000) is below them too."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    index = int(worker[2:]) if worker[2:].isdigit() else 0
-    low = 12_000 + 1_500 * (index % 6)
-    return f"{low}-{low + 1_499}"
+    """A range of TCP ports of this process's own for the servers the tests start
+    (crisp.bench.procs.free_port): the first of `PORT_SLICES` slices that no other
+    process holds, held by an exclusive lock on a file for the life of this process,
+    so that neither another worker of this run nor another test run on the machine
+    can hand out the same ports; all below the system's ephemeral ports."""
+    folder = Path(tempfile.gettempdir()) / "crisp-test-ports"
+    folder.mkdir(exist_ok=True)
+    for index in range(PORT_SLICES):
+        handle = open(folder / f"slice-{index}.lock", "w")  # noqa: SIM115 (held for life)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        _held_slice.append(handle)
+        low = 12_000 + PORT_SLICE * index
+        return f"{low}-{low + PORT_SLICE - 1}"
+    raise RuntimeError(f"all {PORT_SLICES} port slices are held by other test processes")
 
 
 os.environ[PORTS_ENV] = _worker_ports()  # not inherited: the workers are the controller's children

@@ -2,7 +2,7 @@
 
 `create_app` assembles named steps: the lifespan (`context.start_context` /
 `stop_context`, and the web client's brotli pass), the middlewares (HEAD as
-GET, security headers, body limit, CORS), the error handlers (`errors.install_handlers`), the
+GET, security headers, body limit, CORS), the error handlers (`failures.install_handlers`), the
 API and websocket routes, `/metrics`, and the static web client
 (`static.add_web_client`).
 """
@@ -32,7 +32,7 @@ from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.metrics import CONTENT_TYPE, PrometheusHooks
 from crisp.server.ops.settings import Settings
 from crisp.server.sockets.endpoint import websocket_endpoint
-from crisp.server.wire.errors import error_response, install_handlers
+from crisp.server.wire.failures import error_response, install_handlers
 from crisp.server.wire.vocabulary import ServerErrorCode
 
 log = logging.getLogger("crisp.server")

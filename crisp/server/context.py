@@ -18,11 +18,11 @@ from crisp.server.ops.observed import ObservedStore
 from crisp.server.ops.settings import Settings
 from crisp.server.ops.throttle import LogThrottle
 from crisp.server.rooms.changes import RoomEvents
-from crisp.server.rooms.clock import Clock, ManualClock
 from crisp.server.rooms.doccache import DocCache
+from crisp.server.rooms.leases import LeaseTimes, Presence
 from crisp.server.rooms.loops import Wakeup
-from crisp.server.rooms.presence import LeaseTimes, Presence
 from crisp.server.rooms.scheduler import POLL_MS, Scheduler
+from crisp.server.rooms.serverclock import Clock, ManualClock
 from crisp.server.rooms.service import Rooms
 from crisp.server.sockets.hub import Hub
 from crisp.server.wire.vocabulary import CloseCode
@@ -40,7 +40,7 @@ class ServerContext:
 
     settings: Settings
     hooks: ServerHooks
-    clock: Clock  # the one source of game time (clock.py)
+    clock: Clock  # the one source of game time (serverclock.py)
     store: Store
     rooms: Rooms
     hub: Hub

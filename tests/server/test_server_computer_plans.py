@@ -13,7 +13,7 @@ from crisp import engine
 from crisp.bots import CRISP_THINK_MS, THINK_MS, Memory, random_move
 from crisp.engine import Event, State
 from crisp.engine import actions as A
-from crisp.server.rooms.computer import ComputerSeat, follow, need_of, next_move_ms, play_due
+from crisp.server.rooms.computer_seats import ComputerSeat, follow, need_of, next_move_ms, play_due
 
 SCALE = 0.1
 # the one event each move makes (crisp/engine/turns.py, table.py)

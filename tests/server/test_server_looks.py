@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket
 from crisp import engine
 from crisp.bench.procs import free_port, start_redis
 from crisp.server.rooms.document import Change
-from crisp.server.rooms.looks import LookLedger
+from crisp.server.rooms.look_ledger import LookLedger
 from crisp.server.rooms.service import Rooms
 from crisp.server.sockets.connection import Connection
 from crisp.server.wire.vocabulary import CloseCode

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from crisp.server.rooms.clock import ManualClock
+from crisp.server.rooms.leases import CLAIM_MS, LEASE_MS, RESTART_GRACE_MS, LeaseTimes, Presence
 from crisp.server.rooms.loops import Wakeup
-from crisp.server.rooms.presence import CLAIM_MS, LEASE_MS, RESTART_GRACE_MS, LeaseTimes, Presence
 from crisp.server.rooms.scheduler import Scheduler
+from crisp.server.rooms.serverclock import ManualClock
 from crisp.server.rooms.service import Rooms
 from crisp.store import Lease, MemoryStore
 from tests.support.player import Player, close_all

@@ -19,7 +19,7 @@ from crisp.engine import Event, IllegalAction, Options, State
 from crisp.server.rooms.document import DOC_VERSION, RoomDoc, UnknownDocVersion
 from crisp.server.rooms.service import room_summary
 from crisp.server.wire import messages
-from crisp.server.wire.errors import (
+from crisp.server.wire.failures import (
     FAILURES,
     HTTP_INTERNAL,
     ApiError,

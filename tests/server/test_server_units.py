@@ -22,7 +22,6 @@ from crisp.server.ops.logs import JsonFormatter, log_config, uvicorn_level
 from crisp.server.ops.settings import Settings, describe_error
 from crisp.server.rooms import service as rooms_module
 from crisp.server.rooms.changes import RoomEvents
-from crisp.server.rooms.clock import ManualClock
 from crisp.server.rooms.codes import (
     ALPHABET,
     CODE_LEN,
@@ -36,6 +35,7 @@ from crisp.server.rooms.codes import (
 from crisp.server.rooms.document import RoomDoc, parse_message
 from crisp.server.rooms.loops import Wakeup
 from crisp.server.rooms.scheduler import Scheduler
+from crisp.server.rooms.serverclock import ManualClock
 from crisp.server.rooms.service import Rooms
 from crisp.server.sockets.connection import Connection
 from crisp.server.sockets.hub import Hub, _LocalRoom

@@ -26,7 +26,7 @@ from enum import StrEnum
 
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.settings import Budget, Settings
-from crisp.server.wire.errors import RateLimited, RoomNotFound
+from crisp.server.wire.failures import RateLimited, RoomNotFound
 from crisp.store import Store
 
 FLOOD_MEMORY_S = 300.0  # a flood (4429) is remembered this long: the next one is penalised

@@ -1,7 +1,7 @@
 """HTTP routes (protocol.md "HTTP"): rooms, players, health, the protocol schema.
 
 Errors are always `{"error": {"code", "message"}}`: routes raise, and the
-handlers of `errors.install_handlers` answer from the one table in `errors.py`
+handlers of `failures.install_handlers` answer from the one table in `failures.py`
 (also FastAPI's own 404/405/422).
 """
 
@@ -21,7 +21,7 @@ from crisp.server.edge.names import clean_name
 from crisp.server.edge.origin import origin_allowed
 from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.service import SeatCredentials
-from crisp.server.wire.errors import ApiError, RoomNotFound, error_response
+from crisp.server.wire.failures import ApiError, RoomNotFound, error_response
 from crisp.server.wire.messages import protocol_schema
 from crisp.server.wire.vocabulary import ServerErrorCode
 
@@ -127,7 +127,7 @@ async def join_room(
     request: Request, code: str, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
     """Join a room in its lobby (409 `room_full` / `game_started` / `room_locked` /
-    `name_taken`, see errors.py). Spends one of the client's joins, and one of its
+    `name_taken`, see failures.py). Spends one of the client's joins, and one of its
     look-ups if the room does not exist (429 when either is spent)."""
     ctx = _ctx(request)
     room_code = _room_code(code)

@@ -38,7 +38,7 @@ from crisp.server.http.headers import WORKER_POLICY, page_policy
 from crisp.server.http.shell import LANG_COOKIE, Shell, room_code
 from crisp.server.http.webassets import Asset, WebAssets, load_web_assets
 from crisp.server.ops.settings import Settings
-from crisp.server.wire.errors import ApiError
+from crisp.server.wire.failures import ApiError
 from crisp.server.wire.vocabulary import ServerErrorCode
 
 log = logging.getLogger("crisp.server")

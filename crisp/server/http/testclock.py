@@ -14,10 +14,10 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from crisp.server.context import ServerContext
-from crisp.server.rooms import presence, scheduler
-from crisp.server.rooms.clock import ManualClock
+from crisp.server.rooms import leases, scheduler
 from crisp.server.rooms.codes import normalize_code
-from crisp.server.wire.errors import ApiError
+from crisp.server.rooms.serverclock import ManualClock
+from crisp.server.wire.failures import ApiError
 from crisp.server.wire.vocabulary import ServerErrorCode
 
 router = APIRouter()
@@ -44,7 +44,7 @@ def _clock(ctx: ServerContext) -> ManualClock:
 async def settle(ctx: ServerContext) -> None:
     """Wait until the scheduler and presence loops sleep on the clock for a later time
     and every local socket has written what it was given."""
-    await _clock(ctx).settled((scheduler.SLEEPER, presence.SLEEPER), lambda: ctx.hub.idle)
+    await _clock(ctx).settled((scheduler.SLEEPER, leases.SLEEPER), lambda: ctx.hub.idle)
 
 
 async def _answer(ctx: ServerContext, room: str | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from crisp.server.wire.errors import validation_lines
+from crisp.server.wire.failures import validation_lines
 
 ENV_PREFIX = "CRISP_"
 _UNITS = {"s": 1, "m": 60, "h": 3600}

@@ -2,7 +2,7 @@
 
 A change is: the document (this process's copy of moments ago, or loaded) ->
 the mutation function (an engine call) -> the computer seats follow it
-(computer.py) -> a compare-and-set save with the change message (published to
+(computer_seats.py) -> a compare-and-set save with the change message (published to
 every process) and the room's next deadline (the engine's or a computer
 move's) -> on a version conflict, again from the stored document (bounded).
 A change is only visible to the table once the save succeeded: this process's
@@ -26,11 +26,11 @@ from crisp import engine
 from crisp.engine import Event
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
-from crisp.server.rooms import computer
-from crisp.server.rooms.clock import Clock
+from crisp.server.rooms import computer_seats
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
-from crisp.server.wire.errors import RoomBusy, RoomNotFound
+from crisp.server.rooms.serverclock import Clock
+from crisp.server.wire.failures import RoomBusy, RoomNotFound
 from crisp.store import Store
 
 log = logging.getLogger("crisp.server.rooms")
@@ -46,7 +46,7 @@ class Outcome:
     doc: RoomDoc
     events: list[Event] = field(default_factory=list)
     result: Any = None
-    followed: bool = False  # its computer seats already follow the change (computer.py)
+    followed: bool = False  # its computer seats already follow the change (computer_seats.py)
 
 
 Mutation = Callable[[RoomDoc, int], Outcome | None]
@@ -126,7 +126,7 @@ class RoomChanges:
                     raise
                 continue  # a refusal: decided again on the stored document
             if out is not None and not out.followed:
-                seats = computer.follow(
+                seats = computer_seats.follow(
                     out.doc.state, out.doc.computer, out.events, now, self.time_scale
                 )
                 out.doc = out.doc.with_(computer=seats)
@@ -174,7 +174,7 @@ class RoomChanges:
 def room_deadline(doc: RoomDoc) -> int | None:
     """When the room next needs the scheduler: the engine's next deadline or the
     next computer move, whichever is first."""
-    times = [t for t in (engine.next_deadline(doc.state), computer.next_move_ms(doc.computer))
+    times = [t for t in (engine.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer))
              if t is not None]
     return min(times) if times else None
 

@@ -22,7 +22,7 @@ largest number in `conns`).
 only the host clears it (docs/protocol-additions.md, "Locked rooms").
 `revoked` holds the token hashes of seats removed during a game (R17.5): a hello
 with one is closed with 4403. `computer` holds the seats the computer plays, their
-memories and next moves (computer.py); it is never published.
+memories and next moves (computer_seats.py); it is never published.
 
 Published message (JSON text), one per saved change:
     {"t": "change", "v": <store version>, "state": <State.to_json()>,
@@ -49,7 +49,7 @@ from typing import Any
 import orjson
 
 from crisp.engine import Event, State
-from crisp.server.rooms.computer import Computer, ComputerSeat
+from crisp.server.rooms.computer_seats import Computer, ComputerSeat
 from crisp.server.wire.projection import Shared
 
 DOC_VERSION = 1

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.serverclock import Clock
 from crisp.store import StoreUnavailable
 
 RETRY_MS = 500  # after a failed step

@@ -21,9 +21,9 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from crisp.server.rooms.clock import Clock
+from crisp.server.rooms.leases import expire_leases
 from crisp.server.rooms.loops import StoreLoop, Wakeup
-from crisp.server.rooms.presence import expire_leases
+from crisp.server.rooms.serverclock import Clock
 
 if TYPE_CHECKING:
     from crisp.server.rooms.service import Rooms
@@ -35,7 +35,7 @@ POLL_MS = 50
 LEASE_MS = 3000
 CLAIM_LIMIT = 100
 CONCURRENCY = 16
-SLEEPER = "scheduler"  # its name on a manual clock (clock.py)
+SLEEPER = "scheduler"  # its name on a manual clock (serverclock.py)
 
 
 class Scheduler:

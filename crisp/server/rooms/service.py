@@ -1,7 +1,7 @@
 """The rooms service: every change to a room goes through here.
 
 A change is: load the document -> engine call -> the computer seats follow it
-(computer.py) -> compare-and-set save with the change message (published to
+(computer_seats.py) -> compare-and-set save with the change message (published to
 every process) and the room's next deadline (the engine's or a computer move's)
 -> retry on a version conflict (bounded). A change is only visible to the table
 once the save succeeded, because sockets are fed from the published message.
@@ -21,13 +21,13 @@ from crisp.engine.clock import at_moment
 from crisp.server.edge.names import name_key
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.ops.logs import fields
-from crisp.server.rooms import computer
+from crisp.server.rooms import computer_seats
 from crisp.server.rooms.changes import NO_EVENTS, Mutation, Outcome, RoomChanges, RoomEvents
-from crisp.server.rooms.clock import Clock
 from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_token
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
-from crisp.server.wire.errors import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
+from crisp.server.rooms.serverclock import Clock
+from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from crisp.store import Store
 
 log = logging.getLogger("crisp.server.rooms.service")
@@ -177,7 +177,7 @@ class Rooms:
         return out.doc, int(out.result)
 
     async def reclaim(self, room_code: str, pid: str, conn_id: str) -> int | None:
-        """A live socket whose lease ran out (presence.py) takes its seat back: it is
+        """A live socket whose lease ran out (leases.py) takes its seat back: it is
         made the seat's newest connection again and marked connected, unless another
         connection holds the seat now. Returns its new connection number, or None."""
 
@@ -285,8 +285,8 @@ class Rooms:
             state, events = engine.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
                 self.hooks.timer_fired(room_code, max(0, now - due))
-            seats = computer.follow(state, doc.computer, list(events), now, self.time_scale)
-            played = computer.play_due(state, seats, now, self.time_scale)
+            seats = computer_seats.follow(state, doc.computer, list(events), now, self.time_scale)
+            played = computer_seats.play_due(state, seats, now, self.time_scale)
             return Outcome(doc.with_(state=played.state, computer=played.computer),
                            [*events, *played.events], result=played.moves, followed=True)
 

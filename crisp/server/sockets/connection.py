@@ -9,7 +9,7 @@ event's text made once per variant); changes whose state version is not newer th
 sent are skipped (stale or duplicate), so a socket never goes back in time. A
 refresh (after `outcome_unknown`) is the one update that may repeat the version
 last sent: the client waits for it. Every update also carries, as `peek` events,
-the looks the seat is still owed, claimed right before the write (looks.py,
+the looks the seat is still owed, claimed right before the write (look_ledger.py,
 R16.3).
 """
 
@@ -28,9 +28,9 @@ from starlette.websockets import WebSocket
 
 from crisp.engine import Event, State
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
-from crisp.server.rooms.clock import Clock
 from crisp.server.rooms.document import Change
-from crisp.server.rooms.looks import LookLedger, plan, without_peeks
+from crisp.server.rooms.look_ledger import LookLedger, plan, without_peeks
+from crisp.server.rooms.serverclock import Clock
 from crisp.server.wire.messages import error_message
 from crisp.server.wire.projection import Shared
 from crisp.server.wire.vocabulary import CloseCode, EndReason
@@ -102,7 +102,7 @@ class Connection:
         self.player_id = player_id
         self.hooks = hooks
         self.id = secrets.token_hex(8)
-        self.lease = Lease(room_code, player_id, self.id)  # its presence (presence.py)
+        self.lease = Lease(room_code, player_id, self.id)  # its presence (leases.py)
         self.n: int | None = None  # this connection's number for the seat, once saved
         self.seq = 0
         self.last_version = -1

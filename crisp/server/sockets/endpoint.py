@@ -32,9 +32,9 @@ from crisp.server.edge.clients import client_of
 from crisp.server.edge.origin import origin_allowed
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.codes import normalize_code
-from crisp.server.rooms.looks import LookLedger
+from crisp.server.rooms.look_ledger import LookLedger
 from crisp.server.sockets.connection import Connection
-from crisp.server.wire.errors import (
+from crisp.server.wire.failures import (
     SOCKET_INTERNAL,
     RateLimited,
     RoomBusy,

@@ -69,7 +69,7 @@ class Hub:
     @property
     def idle(self) -> bool:
         """Every local socket has written what it was given, and no refresh is on its
-        way (a manual clock's settling, clock.py)."""
+        way (a manual clock's settling, serverclock.py)."""
         return not self._refreshing and all(
             c.idle or c.closing for r in self.rooms.values() for c in r.conns
         )

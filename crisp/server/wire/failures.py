@@ -4,7 +4,7 @@
 message, the HTTP status of an HTTP answer, and, on a socket past hello, the
 close (code, reason, end reason) that replaces the `error` message when the
 socket cannot go on. `install_handlers(app, hooks)` answers HTTP with it
-(`{"error": {"code", "message"}}`); `ws.py` answers sockets with it.
+(`{"error": {"code", "message"}}`); `sockets/endpoint.py` answers sockets with it.
 """
 
 from __future__ import annotations

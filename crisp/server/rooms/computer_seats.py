@@ -44,7 +44,7 @@ from crisp.bots import Memory, act_at, decide
 from crisp.engine import ActionError, Event, State
 from crisp.engine.computer import AWAY_LEVEL
 
-log = logging.getLogger("crisp.server.rooms.computer")
+log = logging.getLogger("crisp.server.rooms.computer_seats")
 
 AWAY_PAUSE = 0.0  # R17.2: for an away seat the computer acts at once (no human pause)
 MAX_MOVES = 16  # computer moves in one scheduler wake-up of a room, at most

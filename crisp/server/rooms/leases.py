@@ -3,7 +3,7 @@
 A socket that passed hello holds a lease in the store (`Lease(room, seat,
 connection id)`), taken before the seat is marked connected and renewed by this
 process every `renew_ms` while the socket lives. A socket that ends in order
-drops its lease after marking the seat disconnected (ws.py). When a process dies
+drops its lease after marking the seat disconnected (sockets/endpoint.py). When a process dies
 (SIGKILL, power loss) its leases simply stop being renewed: once one runs out,
 the scheduler of whichever process claims it (`store.claim_expired_leases`,
 once across processes) marks the seat disconnected, exactly as a closing socket
@@ -37,15 +37,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from crisp.server.ops.logs import fields
-from crisp.server.rooms.clock import Clock
 from crisp.server.rooms.loops import StoreLoop
+from crisp.server.rooms.serverclock import Clock
 from crisp.store import Lease, Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from crisp.server.rooms.service import Rooms
     from crisp.server.sockets.connection import Connection
 
-log = logging.getLogger("crisp.server.rooms.presence")
+log = logging.getLogger("crisp.server.rooms.leases")
 
 LEASE_MS = 15_000  # game ms (R17.3: disconnected within 30 s)
 MIN_LEASE_MS = 5_000  # real ms: the shortest lease, whatever the time scale
@@ -53,7 +53,7 @@ CLAIM_MS = 3_000  # an expired lease claimed by a process that dies is retried a
 RENEW_BATCH = 500  # leases renewed per store call
 STOP_TIMEOUT_S = 3.0
 RESTART_GRACE_MS = 15_000  # real ms: the leases of sockets closed by a graceful stop
-SLEEPER = "presence"  # its name on a manual clock (clock.py)
+SLEEPER = "presence"  # its name on a manual clock (serverclock.py)
 
 
 @dataclass(frozen=True)

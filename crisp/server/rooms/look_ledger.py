@@ -27,7 +27,7 @@ from crisp import engine
 from crisp.engine import Event
 from crisp.store import OutcomeUnknown, Store, StoreUnavailable
 
-log = logging.getLogger("crisp.server.rooms.looks")
+log = logging.getLogger("crisp.server.rooms.look_ledger")
 
 
 def shown_look(ev: Event, pid: str) -> int | None:
