@@ -1,23 +1,33 @@
-"""`crisp bench` smoke test: it starts its own server (memory store), plays, reports, stops."""
+"""`crisp bench` smoke tests: it starts its own servers (memory, Redis, a Redis
+Cluster, two processes behind nginx), plays, reports, stops. Short runs: they
+check that every part runs and reports, not the figures."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from crisp.bench import table
+from crisp.bench.cli import parser
+from crisp.bench.matrix import RUNS
 from crisp.bench.report import compare
 
 
-def test_bench_smoke_memory_store() -> None:
-    cmd = [sys.executable, "-m", "crisp.bench", "--rooms", "3", "--duration", "5",
-           "--warmup", "1", "--think-ms", "50", "--seed", "1", "--json"]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+def bench(*args: str, timeout: float = 180) -> Any:
+    cmd = [sys.executable, "-m", "crisp.bench", *args, "--seed", "1", "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
-    report = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def test_bench_smoke_memory_store() -> None:
+    report = bench("--rooms", "3", "--duration", "5", "--warmup", "1", "--pace", "fast",
+                   "--think-ms", "50")  # fmt: skip
     assert report["connections"]["opened"] == 12
     assert report["connections"]["failed"] == 0
     assert report["actions"] > 0 and report["actions_per_s"] > 0
@@ -29,17 +39,33 @@ def test_bench_smoke_memory_store() -> None:
     assert "latency p99" in table(report)
 
 
+def test_a_table_pace_sends_nothing_the_server_refuses() -> None:
+    """The default pace: real game time, only moves legal when they arrive; every
+    action is answered, the mix has draws and turn moves, and each action makes at
+    least one room change (timers make more)."""
+    report = bench("--rooms", "3", "--duration", "6", "--warmup", "2", "--think-ms", "300")
+    assert report["config"]["pace"] == "table" and report["config"]["time_scale"] == 1.0
+    assert report["errors"] == {} and report["unanswered"] == 0
+    assert report["answered"] == report["actions"] > 0
+    assert {"draw"} <= set(report["mix"]) and report["changes_per_action"] >= 1.0
+    assert report["refused"]["sent"] == 0
+
+
+def test_refused_messages_are_counted_apart_from_actions() -> None:
+    report = bench("--rooms", "2", "--duration", "5", "--warmup", "2", "--think-ms", "300",
+                   "--refused", "1")  # fmt: skip
+    assert report["refused"]["sent"] > 0 and report["refused"]["p50_ms"] is not None
+    assert report["errors"] == {}  # asked-for refusals are not errors of the run
+    assert report["answered"] > 0
+
+
 @pytest.mark.redis
 def test_bench_floor_side_by_side() -> None:
-    """`--floor`: Crisp and bench/floor.py under the same driver, each row with the
-    server's CPU per action, its loop lag (the probe), RSS per idle connection and
-    Redis bytes per room, and the ratios."""
-    cmd = [sys.executable, "-m", "crisp.bench", "--store", "redis", "--floor", "--rooms", "2",
-           "--duration", "3", "--warmup", "1", "--think-ms", "50", "--seed", "1",
-           "--json"]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr[-3000:]
-    both = json.loads(done.stdout)
+    """`--floor`: Crisp and the floor under the same driver, each row with the
+    server's CPU per action, its loop lag (the probe), RSS per idle connection,
+    Redis bytes per room and commands per action, and the ratios."""
+    both = bench("--store", "redis", "--floor", "--rooms", "2", "--duration", "3",
+                 "--warmup", "1", "--pace", "fast", "--think-ms", "50")  # fmt: skip
     for name in ("crisp", "floor"):
         r = both[name]
         assert r["config"]["target"] == name
@@ -49,5 +75,34 @@ def test_bench_floor_side_by_side() -> None:
         assert srv["loop_lag_ms"]["n"] > 10, name  # one wake-up every 50 ms for 3 s
         assert srv["idle_rss_kib_per_conn"] is not None, name
         assert srv["redis_bytes_per_room"] > 0, name
+        assert r["redis"]["commands_per_action"] > 0, name
     text = compare(both["crisp"], both["floor"])
     assert "server CPU per action" in text and "x" in text.splitlines()[2]
+
+
+@pytest.mark.redis
+def test_bench_on_a_redis_cluster_with_the_floor() -> None:
+    both = bench("--cluster", "--floor", "--rooms", "2", "--duration", "3", "--warmup", "1",
+                 "--pace", "fast", "--think-ms", "50", timeout=240)  # fmt: skip
+    for name in ("crisp", "floor"):
+        r = both[name]
+        assert r["config"]["store"] == "cluster" and r["answered"] > 0, name
+        assert r["server"]["redis_bytes_per_room"] > 0, name
+        assert sum(1 for p in r["processes"] if p.startswith("redis-")) == 3, name
+
+
+@pytest.mark.redis
+def test_two_processes_behind_the_shipped_nginx() -> None:
+    if not shutil.which("nginx", path="/usr/sbin:/sbin:/usr/bin") or not shutil.which("openssl"):
+        pytest.skip("nginx or openssl is not installed (apt-get install nginx-light)")
+    r = bench("--store", "redis", "--server-procs", "2", "--proxy", "nginx", "--rooms", "2",
+              "--duration", "3", "--warmup", "1", "--pace", "fast", "--think-ms", "50")  # fmt: skip
+    assert r["connections"]["opened"] == 8 and r["answered"] > 0 and r["errors"] == {}
+    assert {"server", "server-2", "nginx"} <= set(r["processes"])
+    assert len(r["server"]["cpu_ms_per_action_per_process"]) == 2
+
+
+def test_every_named_run_parses() -> None:
+    for name, args in RUNS.items():
+        parsed = parser().parse_args(args.split())
+        assert parsed.rooms > 0, name

@@ -1,12 +1,29 @@
-"""`crisp bench`: load-test a Crisp server with websocket clients (docs/benchmarks.md).
+"""`crisp bench` and every other benchmark of the project: the one home of benchmark
+code (docs/benchmarks.md, "Layout"); measured results are kept in bench/results/.
 
-    procs   child processes: redis-server, `crisp serve`, readiness, stops, /proc readings
-    client  one websocket per seat playing random legal moves; which frame answers a message
-    run     the run itself (ramp, warm-up, measured window) and the command line
-    report  the figures as a dict (--json) and as a table
+Modules, each importing only those above it:
+
+    ports      free loopback ports (per test worker with CRISP_TEST_PORTS)
+    child      a child process: its own session, killed with us, its output, stops
+    services   redis-server, `crisp serve`, the floor as child processes; Redis's counters
+    cluster    a Redis Cluster on loopback, with replicas; kill, freeze, wait for failover
+    proxy      the shipped nginx example in front of the server processes
+    readings   /proc: a process tree's RSS and CPU, the machine's busy time
+    procs      the process helpers above in one import (the test suite uses it)
+    answers    which frame answers a client message (the test suite's players use it)
+    stats      what a run's clients count
+    pacing     how fast they play: the `table` and `fast` paces
+    client     one websocket per seat, playing random legal moves at the pace
+    report     the figures of a run, its table, the side-by-side with the floor
+    run        one run against one target: processes, ramp, warm-up, window
+    cli        the `crisp bench` command line
+    matrix     the named runs behind docs/benchmarks.md, and their summary table
+    floor      the floor: the stack (FastAPI, uvicorn, redis.asyncio) with no rules
+    traced     `crisp serve` with every garbage-collector pause logged
+    lighthouse Lighthouse on the web client with applied mobile throttling
 """
 
+from .cli import main
 from .report import table
-from .run import main
 
 __all__ = ["main", "table"]

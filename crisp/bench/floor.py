@@ -13,7 +13,9 @@ speaks just enough of Crisp's protocol for the bench's clients to play:
   checked beyond whose turn it is, no timer runs, nothing is hidden but the
   held card.
 - Each accepted action is ONE pipelined Redis round trip: GET of the document,
-  SET of the new one, PUBLISH of the new one on the room's channel. Every
+  SET of the new one, PUBLISH of the new one on the room's channel (on a Redis
+  Cluster, `--redis redis+cluster://...`: SPUBLISH, the document and its channel
+  in one slot, and SSUBSCRIBE on one connection per master). Every
   process with sockets of the room subscribes to its channel, parses each
   message once, and sends each of its seats a realistic view (the shape and
   size of Crisp's view, `json.dumps` per seat), one seat after another.
@@ -23,10 +25,10 @@ socket's update) and builds the next document from it: there is no
 compare-and-set, no look-once, no timers, no presence. That is the point: it is
 the floor under any server on this stack.
 
-    python bench/floor.py --port 8100 --redis redis://127.0.0.1:6379/0 [--workers 2]
+    python -m crisp.bench.floor --port 8100 --redis redis://127.0.0.1:6379/0 [--workers 2]
 
 `CRISP_LOOP_LAG_DIR` starts the same loop-lag probe as `crisp serve`
-(crisp/server/looplag.py).
+(crisp/server/ops/looplag.py).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
 
 from crisp.server.ops import looplag
 
@@ -144,35 +148,76 @@ def play(room: dict[str, Any], pid: str, kind: str) -> dict[str, Any] | None:
 
 
 class Floor:
-    """One process: its Redis clients, the rooms it has sockets in, their sockets."""
+    """One process: its Redis clients, the rooms it has sockets in, their sockets.
+    On a Redis Cluster (`redis+cluster://`) the documents go through the cluster
+    client and room messages use sharded pub/sub (`SPUBLISH`, and `SSUBSCRIBE` on
+    one connection per master), as Crisp's store does."""
 
     def __init__(self, url: str) -> None:
-        # A bounded, blocking pool, as Crisp's store has: under load an action waits
-        # for a connection instead of failing with "Too many connections".
-        pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=64,
-                                               timeout=5)  # fmt: skip
-        self.redis = Redis.from_pool(pool)
-        self.pubsub = self.redis.pubsub()
+        self.cluster = url.split("://", 1)[0].lower().endswith("+cluster")
+        self.redis: Any
+        if self.cluster:
+            self.redis = RedisCluster.from_url(url.replace("+cluster", "", 1),
+                                               decode_responses=True, max_connections=64)
+        else:
+            # A bounded, blocking pool, as Crisp's store has: under load an action waits
+            # for a connection instead of failing with "Too many connections".
+            pool = BlockingConnectionPool.from_url(url, decode_responses=True,
+                                                   max_connections=64, timeout=5)
+            self.redis = Redis.from_pool(pool)
+        self.publish_command = "SPUBLISH" if self.cluster else "PUBLISH"
+        self.pubsubs: dict[str, PubSub] = {}  # node name ("" on one Redis) -> its pub/sub
         self.rooms: dict[str, dict[str, Any]] = {}  # the newest, made here or published
         self.sent: dict[str, int] = {}  # the version last fanned out, per room
         self.sockets: dict[str, dict[str, Seat]] = {}  # code -> pid -> seat
-        self.reader: asyncio.Task[None] | None = None
+        self.readers: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        await self.pubsub.subscribe(PREFIX + "-")  # the reader needs one channel
-        self.reader = asyncio.create_task(self._read())
+        if self.cluster:
+            await self.redis.initialize()
+            return
+        ps = self.pubsubs[""] = self.redis.pubsub()
+        await ps.subscribe(PREFIX + "-")  # the reader needs one channel
+        self.readers.append(asyncio.create_task(self._read(ps)))
 
     async def stop(self) -> None:
-        if self.reader is not None:
-            self.reader.cancel()
+        for reader in self.readers:
+            reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
-        await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                await reader
+        for ps in self.pubsubs.values():
+            await ps.aclose()  # type: ignore[no-untyped-call]
         await self.redis.aclose()
 
-    async def _read(self) -> None:
-        async for msg in self.pubsub.listen():
-            if msg["type"] == "message":
+    async def subscribe(self, code: str) -> None:
+        """Hold the room's channel (on a cluster: on its master's connection)."""
+        channel = PREFIX + code
+        if not self.cluster:
+            await self.pubsubs[""].subscribe(channel)
+            return
+        node = self.redis.get_node_from_key(channel)
+        ps = self.pubsubs.get(node.name)
+        fresh = ps is None
+        if ps is None:
+            ps = self.pubsubs[node.name] = Redis(host=node.host, port=node.port,
+                                                 decode_responses=True).pubsub()
+        await ps.ssubscribe(channel)
+        if fresh:
+            self.readers.append(asyncio.create_task(self._read(ps)))
+
+    async def unsubscribe(self, code: str) -> None:
+        channel = PREFIX + code
+        if not self.cluster:
+            await self.pubsubs[""].unsubscribe(channel)
+            return
+        ps = self.pubsubs.get(self.redis.get_node_from_key(channel).name)
+        if ps is not None:
+            await ps.sunsubscribe(channel)
+
+    async def _read(self, ps: PubSub) -> None:
+        while True:
+            msg = await ps.get_message(timeout=1.0)
+            if msg is not None and msg["type"] in ("message", "smessage"):
                 await self._fan_out(msg["channel"][len(PREFIX) :], msg["data"])
 
     async def _fan_out(self, code: str, text: str) -> None:
@@ -195,7 +240,7 @@ class Floor:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.get(PREFIX + code)
             pipe.set(PREFIX + code, text)
-            pipe.publish(PREFIX + code, text)
+            pipe.execute_command(self.publish_command, PREFIX + code, text)
             await pipe.execute()
 
 
@@ -275,7 +320,7 @@ def create_app() -> FastAPI:
         if seats is None:
             seats = floor.sockets[code] = {}
             floor.rooms[code] = room
-            await floor.pubsub.subscribe(PREFIX + code)
+            await floor.subscribe(code)
         seat = seats[pid] = Seat(ws)
         try:
             # No presence: every seat is shown connected (the bench's host starts once
@@ -302,7 +347,7 @@ def create_app() -> FastAPI:
                 floor.rooms.pop(code, None)
                 floor.sent.pop(code, None)
                 with contextlib.suppress(Exception):
-                    await floor.pubsub.unsubscribe(PREFIX + code)
+                    await floor.unsubscribe(code)
 
     return app
 
@@ -315,9 +360,9 @@ def main() -> None:
     p.add_argument("--redis", required=True, metavar="URL")
     a = p.parse_args()
     os.environ[ENV_REDIS] = a.redis
-    uvicorn.run("floor:create_app", factory=True, host=a.host, port=a.port, workers=a.workers,
-                http="httptools", ws="websockets-sansio", ws_per_message_deflate=False,
-                log_level="error", lifespan="on")  # fmt: skip
+    uvicorn.run("crisp.bench.floor:create_app", factory=True, host=a.host, port=a.port,
+                workers=a.workers, http="httptools", ws="websockets-sansio",
+                ws_per_message_deflate=False, log_level="error", lifespan="on")  # fmt: skip
 
 
 if __name__ == "__main__":

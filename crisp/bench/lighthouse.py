@@ -1,7 +1,7 @@
 """Lighthouse on the web client with *applied* mobile throttling (a benchmark, not a test).
 
-    python bench/lighthouse.py                    # starts `crisp serve` on a free port
-    python bench/lighthouse.py --url http://127.0.0.1:8000 --runs 3
+    python -m crisp.bench.lighthouse              # starts `crisp serve` on a free port
+    python -m crisp.bench.lighthouse --url http://127.0.0.1:8000 --runs 3
 
 Runs `npx lighthouse` (installed from npm on first use; set LIGHTHOUSE to another
 command) with Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), the
@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LIGHTHOUSE = shlex.split(os.environ.get("LIGHTHOUSE", "npx -y lighthouse@12.8.2"))
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --no-first-run --disable-quic"
@@ -106,7 +106,8 @@ def lighthouse(url: str) -> dict[str, Any]:
 
 def figures(report: dict[str, Any]) -> dict[str, float]:
     audits = report["audits"]
-    out = {name: 100 * (cat["score"] or 0) for name, cat in report["categories"].items()}
+    out: dict[str, float] = {name: 100.0 * (cat["score"] or 0)
+                             for name, cat in report["categories"].items()}
     for short, (audit, unit) in AUDITS.items():
         value = float(audits[audit].get("numericValue", "nan"))  # nan: the audit failed
         out[short] = value / 1000 if unit == "s" else value

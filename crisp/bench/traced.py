@@ -1,6 +1,6 @@
 """Diagnostics: run `crisp serve` with every garbage-collector pause over 5 ms logged.
 
-    CRISP_TEST_HOOKS=1 CRISP_TIME_SCALE=1 ... python bench/serve_traced.py --port 8765
+    CRISP_TEST_HOOKS=1 CRISP_TIME_SCALE=1 ... python -m crisp.bench.traced --port 8765
     crisp bench --url http://127.0.0.1:8765 ...
 
 Each slow collection prints `gc: gen G P ms (collected N)` on stderr, and a
@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from crisp.cli import main
+from crisp.cli import main as crisp_main
 
 _start = 0.0
 _last_report = time.monotonic()
@@ -75,7 +75,13 @@ def _tune() -> None:
           file=sys.stderr, flush=True)  # fmt: skip
 
 
-gc.callbacks.append(_callback)
-signal.signal(signal.SIGUSR1, _census)
-_tune()
-sys.exit(main(["serve", *sys.argv[1:]]))
+def main(argv: list[str]) -> int:
+    """`crisp serve ARGV` with the collector traced (see the module docstring)."""
+    gc.callbacks.append(_callback)
+    signal.signal(signal.SIGUSR1, _census)
+    _tune()
+    return crisp_main(["serve", *argv])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
