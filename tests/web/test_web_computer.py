@@ -1,11 +1,14 @@
 """Computer players and absent players in the page (R17), at a 360x640 phone viewport.
 
-The host adds a computer player in the lobby (with its level), sees it with its
-badge, removes another one, and plays a round against it; then leaves the room
-with the confirmation and lands on the home screen. At a table of two humans and
-a computer player, a player who closes the page is shown as played by the
-computer, is back when the page opens again, and a leaving host hands the role
-on (the new host is told by a banner)."""
+The host adds a computer player in the lobby (with its level; three levels to
+pick from), sees it with its badge, removes another one, and plays a round
+against it; then leaves the room with the confirmation and lands on the home
+screen. At a table of two humans and a computer player, a player who closes the
+page is shown as away (not as a computer player), is back when the page opens
+again, and a leaving host hands the role on. The new host is told within 2 s
+(R17.4), in each language, also in the peek phase and while a look shows: a
+notice that matters waits for nothing (update.js, "Notices"), and the crown
+stays on the host's seat afterwards."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from playwright.sync_api import expect
 
 from tests.web.browser_kit import (
     join_via_link,
+    open_seat,
     play_simple_turn,
     ready_up,
     snap,
@@ -28,19 +32,9 @@ from tests.web.browser_kit import (
 
 pytestmark = pytest.mark.browser
 
-# Records in window.bannerTexts every text the banner (data-testid=banner) shows.
-BANNER_RECORDER = """() => {
-  window.bannerTexts = [];
-  const note = () => {
-    const b = document.querySelector('[data-testid=banner]');
-    const text = b ? b.textContent : null;
-    if (text && window.bannerTexts[window.bannerTexts.length - 1] !== text) {
-      window.bannerTexts.push(text);
-    }
-  };
-  new MutationObserver(note).observe(document.body,
-    { subtree: true, childList: true, characterData: true });
-}"""
+NEW_HOST = {"en": "You are the host now", "ar": "أصبحت المضيف الآن",
+            "id": "Kamu sekarang tuan rumah"}
+TOLD_WITHIN_MS = 2000  # R17.4: the new host sees it within 2 s of the hand-over
 
 
 def create_in_ui(page: Any, base: str, name: str) -> str:
@@ -67,6 +61,9 @@ def test_r17_1_add_a_computer_player_play_a_round_and_leave(server: Any, phone: 
     dee = phone()
     code = create_in_ui(dee, server.base, "Dee")
     expect(dee.get_by_test_id("start-game")).to_be_disabled()  # alone
+    # three levels to pick from, each in the page's language
+    levels = dee.get_by_test_id("bot-level").locator("option")
+    expect(levels).to_have_text(["easy", "normal", "hard"])
     bot = add_bot(dee, "easy")
     row = dee.get_by_test_id(f"player-{bot}")
     expect(row).to_have_attribute("data-bot", "true")
@@ -84,7 +81,9 @@ def test_r17_1_add_a_computer_player_play_a_round_and_leave(server: Any, phone: 
     ready_up(dee)
     seat = dee.get_by_test_id(f"seat-{bot}")
     expect(seat).to_have_attribute("data-bot", "true")
-    expect(seat.get_by_test_id("bot-badge")).to_be_visible()
+    # its name says what it is (in the page's language); no badge needed, no "away"
+    expect(seat.get_by_test_id(f"seat-{bot}-name")).to_have_text("Computer 1")
+    expect(seat.get_by_test_id("away-badge")).to_have_count(0)
     me = view(dee)["you"]
     for _ in range(30):
         v = wait_view(dee, f"v.status !== 'playing' || (v.turn && v.turn.player === {me!r})",
@@ -136,7 +135,10 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     eve.close()
     seat = dee.get_by_test_id(f"seat-{eve_id}")
     expect(seat).to_have_attribute("data-away", "true", timeout=10000)
-    expect(seat.get_by_test_id("away-badge")).to_contain_text("computer playing")
+    # an away friend is not a computer player: "away", not the computer's badge (R17.2)
+    expect(seat.get_by_test_id("away-badge")).to_have_text("away")
+    expect(seat.get_by_test_id("bot-badge")).to_have_count(0)
+    expect(seat).to_have_attribute("data-bot", "false")
     snap(dee, "computer-away")
     expect(dee.get_by_test_id("log")).to_contain_text("the computer plays for them")
     # she comes back: the seat is hers again
@@ -146,19 +148,69 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     expect(seat).to_have_attribute("data-away", "false")
     expect(seat.get_by_test_id("away-badge")).to_have_count(0)
 
-    # the host leaves during the game: the computer plays that seat, Eve is host now.
-    # Her banner says so; a later notice (the computer's crisp call) may replace it
-    # within a moment, so every text the banner shows is recorded.
-    eve.evaluate(BANNER_RECORDER)
+    # the host leaves during the game: the computer plays that seat, Eve is host now,
+    # and is told so at once (R17.4)
     tap(dee, "settings-button")
     tap(dee, "menu-leave-room")
     expect(dee.get_by_test_id("leave-dialog")).to_contain_text("another player")
     tap(dee, "leave-confirm")
+    expect(eve.get_by_test_id("banner")).to_have_text(NEW_HOST["en"], timeout=TOLD_WITHIN_MS)
     expect(dee.locator(".note.warn")).to_contain_text(re.compile(f"You left room {code}"))
-    # The banner itself timed out twice on a fresh clone (.ci/run) and passed in the
-    # dev tree: not understood yet (closing note, stop 19). The log line is checked.
-    expect(eve.get_by_test_id("log")).to_contain_text("You are the host now", timeout=15_000)
+    expect(eve.get_by_test_id("log")).to_contain_text("You are the host now")
     v = wait_view(eve, f"v.host === {eve_id!r}")
     dee_seat = next(p for p in v["players"] if p["name"] == "Dee")
     assert dee_seat["is_bot"] and dee_seat["bot_level"] == "normal"
     expect(eve.get_by_test_id(f"seat-{dee_seat['id']}").get_by_test_id("bot-badge")).to_be_visible()
+    expect(eve.locator("[data-testid=me] [data-testid=host-mark]:visible")).to_have_count(1)
+
+
+def leave(page: Any) -> None:
+    """Leave the room from the settings menu, with its confirmation (R17.5)."""
+    tap(page, "settings-button")
+    tap(page, "menu-leave-room")
+    tap(page, "leave-confirm")
+
+
+def test_r17_4_the_new_host_is_told_within_2_s_in_every_language_also_over_a_look(
+    real_time_server: Any, phone: Any
+) -> None:
+    """Real game time: the peek phase lasts its 10 s (R16.2). Dee (host) starts and
+    leaves during the peek phase, while Eve (Arabic) looks at her cards: Eve is told
+    within 2 s, her look still on her cards. Fay (Indonesian) opens her page late and
+    is owed her looks (R16.3): while they show, Eve leaves: Fay is told within 2 s.
+    Fay leaves: Gus (English) is told within 2 s. The host's crown stays on the
+    host's seat once the notice has gone (4 s on screen)."""
+    server = real_time_server
+    host = server.post("/api/rooms", {"name": "Dee"})
+    code = host["code"]
+    seats = {n: server.post(f"/api/rooms/{code}/players", {"name": n})
+             for n in ("Eve", "Fay", "Gus")}
+    dee, eve, fay, gus = phone(), phone(locale="ar-EG"), phone(locale="id-ID"), phone()
+    open_seat(dee, server.base, code, host)
+    open_seat(eve, server.base, code, seats["Eve"])
+    open_seat(gus, server.base, code, seats["Gus"])
+    tap(dee, "start-game")
+    for page in (eve, gus):
+        wait_view(page, "v.status === 'peek'")
+    expect(eve.get_by_test_id("my-slot-left")).not_to_have_attribute("data-card", "")
+
+    # the hand-over in the peek phase, over Eve's look (R16.2, R17.4)
+    leave(dee)
+    expect(eve.get_by_test_id("banner")).to_have_text(NEW_HOST["ar"], timeout=TOLD_WITHIN_MS)
+    expect(eve.get_by_test_id("my-slot-left")).not_to_have_attribute("data-card", "")  # still shown
+    assert view(eve)["status"] == "peek"
+
+    # Fay comes late: her looks are owed to her and show now (R16.3); the role comes to her
+    open_seat(fay, server.base, code, seats["Fay"])
+    expect(fay.get_by_test_id("my-slot-right")).not_to_have_attribute("data-card", "")
+    leave(eve)
+    expect(fay.get_by_test_id("banner")).to_have_text(NEW_HOST["id"], timeout=TOLD_WITHIN_MS)
+    expect(fay.get_by_test_id("my-slot-right")).not_to_have_attribute("data-card", "")
+    expect(fay.get_by_test_id("peek-hide")).to_be_visible()  # the look can still be hidden
+
+    leave(fay)
+    expect(gus.get_by_test_id("banner")).to_have_text(NEW_HOST["en"], timeout=TOLD_WITHIN_MS)
+    # once told (4 s on screen), the notice goes; the crown on his cards stays (R17.4)
+    expect(gus.get_by_test_id("banner")).to_have_count(0, timeout=10_000)
+    assert view(gus)["host"] == seats["Gus"]["player_id"]
+    expect(gus.locator("[data-testid=me] [data-testid=host-mark]:visible")).to_have_count(1)

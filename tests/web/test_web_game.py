@@ -149,7 +149,8 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     assert all(p["total"] == 0 for p in v["players"]) and v["history"] == []
     expect(eve.get_by_test_id("player-list").locator("li")).to_have_count(2)
     expect(eve.get_by_test_id("option-limit")).to_have_value("50")
-    expect(eve.get_by_test_id("banner")).to_contain_text("Dee started a rematch")
+    # said in the lobby itself, above the room code: nothing covers the code or the QR code
+    expect(eve.get_by_test_id("rematch-note")).to_contain_text("Dee started a rematch")
     dee.get_by_test_id("option-limit").select_option("100")
     expect(eve.get_by_test_id("option-limit")).to_have_value("100")
     expect(dee.get_by_test_id("start-game")).to_be_enabled()

@@ -25,7 +25,10 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
     page.context.set_offline(True)
     page.evaluate("() => window.crisp.socket().ws.close()")  # the connection drops
     expect(status).to_have_attribute("data-state", "reconnecting")
-    expect(page.get_by_test_id("reconnecting")).to_contain_text("reconnecting")
+    # the phone has no network: the strip says so (the seat is kept, the taps wait)
+    expect(page.get_by_test_id("reconnecting")).to_have_attribute("data-offline", "true")
+    expect(page.get_by_test_id("reconnecting")).to_contain_text("You are offline")
+    expect(status).to_contain_text("Offline")
     expect(page.get_by_test_id("start-game")).to_be_disabled()
     page.wait_for_timeout(1500)  # retries fail while offline: still reconnecting, same screen
     expect(status).to_have_attribute("data-state", "reconnecting")

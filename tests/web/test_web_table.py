@@ -175,8 +175,18 @@ def test_how_to_play_opens_from_home_and_from_the_table_and_the_move_log_from_th
     page.goto(server.base + "/")
     tap(page, "help-button")
     help_page = page.get_by_test_id("help")
-    expect(help_page.locator("h2")).to_have_count(7)
+    expect(help_page.locator("h2")).to_have_count(9)
     expect(help_page).to_contain_text("A Queen swaps one of your cards")
+    # R17 and what the rules sheet leaves to the screen are there too (issue 21)
+    for words in ("If your phone has no connection for 20 seconds you are away",
+                  "Leaving the room", "the role passes to the player who joined earliest",
+                  "its two draws are added", "discard it unused", "can still be swapped with",
+                  "before you have drawn", "King draws still to come are lost",
+                  "for up to 10 seconds",
+                  "the discard pile is turned over", "players tied for lowest share the win",
+                  "at the end of the round", "The dealer changes every round", "⇄", "↻", "☰",
+                  "The ring at the top", "lights up for 3 seconds"):
+        expect(help_page).to_contain_text(words)
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("name-input")).to_be_visible()
     for lang, words in (("ar", "الملكة"), ("id", "Queen: tukar")):

@@ -235,11 +235,12 @@ function addNotice(s, ev, now, matters) {
   }
 }
 
-/** The notice to show now: the oldest one that matters (each waits its turn),
- * else the newest passing one still fresh, else null. */
+/** The notice to show now: the new host's (R17.4: told at once, whatever else
+ * waits), else the oldest other one that matters (each waits its turn), else the
+ * newest passing one still fresh, else null. */
 export function currentNotice(state, now) {
   const list = state.notices || [];
-  const first = list.find((n) => n.matters);
+  const first = list.find((n) => n.matters && n.ev.kind === 'host_changed') || list.find((n) => n.matters);
   if (first) return first;
   for (let i = list.length - 1; i >= 0; i--) {
     if (list[i].at + NOTICE_MS > now) return list[i];

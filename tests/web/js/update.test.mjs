@@ -306,15 +306,17 @@ test('a notice that matters waits its turn and stays 4 s on screen, counting onl
   assert.equal(expire(s, NOW + 74_300), s);
 });
 
-test('notices that matter wait behind each other: the new host is told even after a Queen and a crisp call', () => {
+test('notices that matter wait behind each other; the new host\'s comes first, however late', () => {
   const s0 = inRoom(makeView({ host: 'p3' }));
   const queen = { kind: 'queen', player: 'p2', slot: 'left', target: 'p1', target_slot: 'right', card: 'QH' };
   const s1 = apply(s0, update(makeView({ host: 'p1' }), [queen, { kind: 'host_changed', player: 'p1' },
     { kind: 'crisp', player: 'p2' }])).state;
   assert.deepEqual(s1.notices.map((n) => [n.ev.kind, n.matters]), [['queen', true], ['host_changed', true], ['crisp', false]]);
+  // the new host is told first (R17.4: at once), the Queen's notice waits its turn
+  assert.equal(noticeText(s1, currentNotice(s1, NOW)), 'You are the host now');
   let s = expire(s1, NOW, { drawn: currentNotice(s1, NOW).id });
   s = expire(s, NOW + NOTICE_MS, { drawn: currentNotice(s, NOW).id });
-  assert.equal(noticeText(s, currentNotice(s, NOW + NOTICE_MS)), 'You are the host now');
+  assert.equal(noticeText(s, currentNotice(s, NOW + NOTICE_MS)), 'Ben used a Queen on your right card (gave you their left card)');
   // the role moving on again takes the stale notice with it
   const s2 = apply(deepFreeze(s), update(makeView({ host: 'p2' }), [{ kind: 'host_changed', player: 'p2' }])).state;
   assert.ok(!s2.notices.some((n) => n.ev.kind === 'host_changed'));
