@@ -38,8 +38,9 @@ def _options(msg: dict[str, Any]) -> SetOptions:
 
 
 def action_from_dict(msg: object) -> Action:
-    """Build an action from a protocol client message (`id` is ignored; a draw
-    without a `source` is from the stock).
+    """Build an action from a protocol client message (`id` is ignored): the one
+    reading of an action's text, for the server (after its edge validation), the
+    bots and the bench.
 
     Raises InvalidAction (code `bad_message`) for an unknown type or bad fields.
     """
@@ -50,7 +51,7 @@ def action_from_dict(msg: object) -> Action:
     if cls is None:
         raise InvalidAction(f"unknown action type {kind!r}")
     if cls is Draw:
-        return checked(Draw(msg.get("source", "stock")))
+        return checked(Draw(msg.get("source")))  # type: ignore[arg-type] # no default: required
     if cls is Swap:
         return Swap(_slot(msg, "slot"))
     if cls is UseQueen:

@@ -104,7 +104,7 @@ MALFORMED: list[tuple[str, Any]] = [
     ("draw seconds without the flag", SetOptions(draw_seconds=30)),
     ("a non-bool discard draw", SetOptions(discard_draw=1)),
     ("a kick of nobody", Kick("")),
-    ("a bot of an unknown level", a.AddBot("hard")),
+    ("a bot of an unknown level", a.AddBot("expert")),
     ("a bot level that is no string", a.AddBot(1)),  # type: ignore[arg-type]
     ("a bot level of null", a.AddBot(None)),  # type: ignore[arg-type]
     ("a plain dict", {"type": "draw", "source": "stock"}),  # was: KeyError

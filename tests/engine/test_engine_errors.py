@@ -300,7 +300,9 @@ def test_remove_player_only_in_the_lobby() -> None:
     # a kick in a game hands the seat to the computer (R17.5): test_engine_seats.py
 
 
-def test_a_draw_without_a_source_is_from_the_stock() -> None:
-    from crisp.engine.actions import Draw
-
-    assert action_from_dict({"type": "draw"}) == Draw("stock")
+def test_a_draw_without_a_source_is_refused() -> None:
+    """protocol.md: `draw` takes `source`; the one parser of an action's text (used by
+    the server after its edge validation, the bots and the bench) has no default."""
+    with pytest.raises(InvalidAction) as refused:
+        action_from_dict({"type": "draw"})
+    assert refused.value.code == "bad_message"

@@ -25,7 +25,7 @@ def test_r3_1_play_goes_clockwise_one_turn_at_a_time() -> None:
         order.append(g.turn_player)
         for p in g.ids:
             if p != g.turn_player:
-                assert g.refuse(p, "draw").code == "not_your_turn"
+                assert g.refuse(p, "draw", source="stock").code == "not_your_turn"
         g.play_turn()
     assert order == ["p4", "p1", "p2", "p3", "p4", "p1", "p2", "p3", "p4"]
 
@@ -41,7 +41,7 @@ def test_r3_2_a_turn_is_one_draw_and_its_resolution() -> None:
     assert g.plays("p2") == ["swap", "discard"]
     g.act("p2", "discard")
     assert g.turn_player == "p3"  # the turn is over
-    assert g.refuse("p2", "draw").code == "not_your_turn"
+    assert g.refuse("p2", "draw", source="stock").code == "not_your_turn"
 
 
 # -- R4 --------------------------------------------------------------------------------

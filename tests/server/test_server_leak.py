@@ -24,7 +24,7 @@ from typing import Any
 
 from crisp.bench.client import legal_at
 from crisp.bots import random_move
-from crisp.server.wire.messages import SERVER_ADAPTER
+from crisp.server.wire.frames import SERVER_ADAPTER
 from tests.support.play import in_step, play_action
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room

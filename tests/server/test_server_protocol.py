@@ -18,7 +18,8 @@ from crisp.bots.selfplay import play_game, random_options
 from crisp.engine import Event, IllegalAction, Options, State
 from crisp.server.rooms.document import DOC_VERSION, RoomDoc, UnknownDocVersion
 from crisp.server.rooms.service import room_summary
-from crisp.server.wire import messages
+from crisp.server.wire import client, frames
+from crisp.server.wire.client import parse_client
 from crisp.server.wire.failures import (
     FAILURES,
     HTTP_INTERNAL,
@@ -31,7 +32,8 @@ from crisp.server.wire.failures import (
     SeatGone,
     failure_of,
 )
-from crisp.server.wire.messages import SERVER_ADAPTER, parse_client, protocol_schema
+from crisp.server.wire.frames import SERVER_ADAPTER
+from crisp.server.wire.schema import protocol_schema
 from crisp.server.wire.vocabulary import (
     SOCKET_ERRORS,
     CloseCode,
@@ -107,10 +109,10 @@ def test_the_engines_text_form_gives_the_message_back(data: dict[str, Any]) -> N
 
 
 def test_the_wire_literals_are_the_engines_vocabulary() -> None:
-    assert get_args(messages.Slot) == tuple(slot.label for slot in engine.Slot)
-    assert set(get_args(messages.Source)) == set(engine.Source)
-    assert set(get_args(messages.Status)) == set(engine.Status)
-    assert set(get_args(messages.SocketErrorCode)) == set(engine.ErrorCode) | SOCKET_ERRORS
+    assert get_args(client.Slot) == tuple(slot.label for slot in engine.Slot)
+    assert set(get_args(client.Source)) == set(engine.Source)
+    assert set(get_args(frames.Status)) == set(engine.Status)
+    assert set(get_args(frames.SocketErrorCode)) == set(engine.ErrorCode) | SOCKET_ERRORS
 
 
 def test_every_action_type_has_a_message() -> None:

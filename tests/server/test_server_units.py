@@ -39,13 +39,8 @@ from crisp.server.rooms.serverclock import ManualClock
 from crisp.server.rooms.service import Rooms
 from crisp.server.sockets.connection import Connection
 from crisp.server.sockets.hub import Hub, _LocalRoom
-from crisp.server.wire.messages import (
-    CLIENT_ADAPTER,
-    Draw,
-    OptionsMsg,
-    parse_client,
-    protocol_schema,
-)
+from crisp.server.wire.client import CLIENT_ADAPTER, Draw, OptionsMsg, parse_client
+from crisp.server.wire.schema import protocol_schema
 from crisp.store import Store, create_store
 
 # ---------------------------------------------------------------- settings

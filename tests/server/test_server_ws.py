@@ -10,7 +10,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from crisp.server.wire.messages import Update
+from crisp.server.wire.frames import Update
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room, table
 from tests.support.servers import ThreadServer

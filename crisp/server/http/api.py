@@ -22,7 +22,7 @@ from crisp.server.edge.origin import origin_allowed
 from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.service import SeatCredentials
 from crisp.server.wire.failures import ApiError, RoomNotFound, error_response
-from crisp.server.wire.messages import protocol_schema
+from crisp.server.wire.schema import protocol_schema
 from crisp.server.wire.vocabulary import ServerErrorCode
 
 _CARD = re.compile(r"^[A2-9TJQK][SHDC]$")

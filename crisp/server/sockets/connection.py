@@ -31,7 +31,7 @@ from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.document import Change
 from crisp.server.rooms.look_ledger import LookLedger, plan, without_peeks
 from crisp.server.rooms.serverclock import Clock
-from crisp.server.wire.messages import error_message
+from crisp.server.wire.frames import error_message
 from crisp.server.wire.projection import Shared
 from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Lease

@@ -29,11 +29,13 @@ from starlette.websockets import WebSocket
 from crisp.engine import ErrorCode
 from crisp.server.context import ServerContext
 from crisp.server.edge.clients import client_of
+from crisp.server.edge.guards import loads_bounded
 from crisp.server.edge.origin import origin_allowed
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.look_ledger import LookLedger
 from crisp.server.sockets.connection import Connection
+from crisp.server.wire.client import Hello, Lock, parse_client
 from crisp.server.wire.failures import (
     SOCKET_INTERNAL,
     RateLimited,
@@ -44,7 +46,6 @@ from crisp.server.wire.failures import (
     error_body,
     failure_of,
 )
-from crisp.server.wire.messages import Hello, Lock, loads_bounded, parse_client
 from crisp.server.wire.vocabulary import CloseCode, EndReason, Refusal, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
@@ -351,8 +352,9 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
 
 
 async def _end(conn: Connection, ctx: ServerContext) -> None:
-    """Wait for the writer, leave the hub, mark the seat disconnected unless the end
-    keeps presence (`EndReason.keeps_presence`), report and log the close."""
+    """Wait for the writer, leave the hub, report the close, mark the seat
+    disconnected unless the end keeps presence (`EndReason.keeps_presence`), and log
+    the close."""
     room_code, player_id = conn.room_code, conn.player_id
     if conn.closing:
         await conn.wait_closed(timeout=2.0)
@@ -361,6 +363,8 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
     await ctx.hub.detach(conn)
     if conn.close_code is None and conn.peer_close_code == CloseCode.RESTART:
         conn.end_reason = EndReason.SHUTDOWN  # uvicorn closed it: the server is stopping
+    close_code = conn.final_close_code
+    ctx.hooks.ws_closed(room_code, player_id, close_code)  # counted before anyone hears
     if conn.end_reason is None or not conn.end_reason.keeps_presence:
         try:
             await ctx.rooms.disconnect(room_code, player_id, conn.id)
@@ -370,8 +374,6 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
         ctx.presence.forget(conn)  # the lease runs out unless the client comes back (R17.3)
     else:
         await ctx.presence.release(conn)
-    close_code = conn.final_close_code
-    ctx.hooks.ws_closed(room_code, player_id, close_code)
     reason = conn.end_reason or ("server" if conn.close_code is not None else "client")
     log.info(
         "room %s: %s socket closed (code %s, %s)", room_code, player_id, close_code, reason,

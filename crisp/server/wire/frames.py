@@ -1,0 +1,297 @@
+"""Server messages (protocol.md, "Server to client"): the documented shape of every
+frame the server sends, modelled strictly (`extra="forbid"`): the leak audit
+validates every frame it receives against them, so the schema served at
+`GET /api/protocol.json` (schema.py) cannot drift from what is sent. Updates are
+written by projection.py (serialised once per change), errors by
+`error_message` here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from crisp.server.wire.client import Slot, Source
+
+Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
+Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
+# Every `error.code` a socket may send: the engine's refusals (`engine.ErrorCode`)
+# and the server's own (`ServerErrorCode`); test_server_protocol.py checks both lists.
+SocketErrorCode = Literal[
+    "bad_message", "not_host", "not_your_turn", "too_early", "wrong_phase", "illegal",
+    "unknown_player", "room_full", "game_started",
+    "too_large", "rate_limited", "busy", "store_unavailable", "outcome_unknown", "internal",
+]
+
+
+class _Server(BaseModel):
+    # Strict and closed: a field the server sends but the models lack fails validation
+    # (tests/server/test_server_leak.py checks every frame), so the schema is complete.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayerView(_Server):
+    id: str
+    name: str
+    seat: int
+    connected: bool
+    is_bot: bool
+    bot_level: Literal["easy", "normal", "hard"] | None  # v1.1 (R17.1, R17.5)
+    away: bool  # v1.1 (R17.2)
+    total: int
+    ready: bool
+    cards: list[Card | None]
+
+
+class TurnView(_Server):
+    player: str
+    may_start_at: int
+    draw_deadline: int | None
+    drawn_from: Source | None
+    extra_draws: int
+    final: bool
+    kings: list[Card]  # v1.1: played Kings beside the piles, oldest first (R9.3)
+
+
+class CrispWindow(_Server):
+    player: str
+    closes_at: int
+
+
+class CrispView(_Server):
+    caller: str | None
+    window: CrispWindow | None  # the viewer's own open window, else the newest (R10.4)
+    windows: list[CrispWindow]  # v1.1: every open window, oldest first
+    final_turns_left: list[str]
+
+
+class OptionsView(_Server):
+    limit: int
+    draw_seconds: int | None
+    discard_draw: bool
+
+
+class LastRound(_Server):
+    round: int
+    caller: str | None
+    hands: dict[str, list[Card]]
+    sums: dict[str, int]
+    scores: dict[str, int]
+
+
+class HistoryEntry(_Server):
+    """v1.1: one finished round of this game."""
+
+    round: int
+    caller: str | None
+    scores: dict[str, int]
+    totals: dict[str, int]
+
+
+class View(_Server):
+    """The whole table as one player may see it (protocol.md, "The view")."""
+
+    code: str
+    version: int  # v1.1: the room's version
+    status: Status
+    options: OptionsView
+    host: str
+    you: str
+    players: list[PlayerView]
+    round: int
+    dealer: str | None
+    turn: TurnView | None
+    crisp: CrispView | None
+    peek_ends_at: int | None
+    stock_count: int
+    discard_top: Card | None
+    discard_count: int
+    holding: Card | None
+    legal: list[str]
+    last_round: LastRound | None
+    winners: list[str]
+    history: list[HistoryEntry]  # v1.1: this game's finished rounds, oldest first
+    locked: bool  # docs/protocol-additions.md, "Locked rooms"
+
+
+# ---- events (protocol.md "Events"), already redacted for the receiving player ----
+
+
+class PlayerEvent(_Server):
+    """Something a player did or that happened to a seat: only who."""
+
+    kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout",
+                  "away", "back", "host_changed", "took_over",  # v1.1 (R17)
+                  "rematch"]  # an addition: the host sent everyone back to the lobby
+    player: str
+
+
+class BotAdded(_Server):
+    """v1.1: a computer player took a seat (R17.1)."""
+
+    kind: Literal["bot_added"]
+    player: str
+    level: Literal["easy", "normal", "hard"]
+
+
+class OptionsEvent(_Server):
+    kind: Literal["options"]
+    options: OptionsView
+
+
+class RoundStarted(_Server):
+    kind: Literal["round_started"]
+    round: int
+    dealer: str
+
+
+class Peek(_Server):
+    """Sent only to `player` (R2.4, R7.1, R8.2, R8.3)."""
+
+    kind: Literal["peek"]
+    player: str
+    slot: Slot
+    card: Card
+
+
+class TurnStarted(_Server):
+    kind: Literal["turn_started"]
+    player: str
+    final: bool
+
+
+class Drew(_Server):
+    """`card` is null for everyone but the drawer when drawn from the stock (R4.1)."""
+
+    kind: Literal["drew"]
+    player: str
+    source: Source
+    card: Card | None
+
+
+class Swapped(_Server):
+    kind: Literal["swapped"]
+    player: str
+    slot: Slot
+    discarded: Card
+
+
+class Discarded(_Server):
+    kind: Literal["discarded"]
+    player: str
+    card: Card
+    timeout: bool
+
+
+class JackPlayed(_Server):
+    kind: Literal["jack"]
+    player: str
+    card: Card
+
+
+class QueenPlayed(_Server):
+    kind: Literal["queen"]
+    player: str
+    slot: Slot
+    target: str
+    target_slot: Slot
+    card: Card
+
+
+class KingPlayed(_Server):
+    kind: Literal["king"]
+    player: str
+    extra_draws: int
+    card: Card
+
+
+class StockRebuilt(_Server):
+    kind: Literal["stock_rebuilt"]
+    count: int
+
+
+class RoundOver(_Server):
+    kind: Literal["round_over"]
+    hands: dict[str, list[Card]]
+    sums: dict[str, int]
+    scores: dict[str, int]
+    totals: dict[str, int]
+    caller: str | None
+
+
+class GameOver(_Server):
+    kind: Literal["game_over"]
+    totals: dict[str, int]
+    winners: list[str]
+
+
+EventMsg = Annotated[
+    PlayerEvent
+    | BotAdded
+    | OptionsEvent
+    | RoundStarted
+    | Peek
+    | TurnStarted
+    | Drew
+    | Swapped
+    | Discarded
+    | JackPlayed
+    | QueenPlayed
+    | KingPlayed
+    | StockRebuilt
+    | RoundOver
+    | GameOver,
+    Field(discriminator="kind"),
+]
+
+
+class Update(_Server):
+    """Every message after hello, one per table change, `seq` +1 each."""
+
+    type: Literal["update"]
+    seq: int
+    now: int
+    view: View
+    events: list[EventMsg]
+
+
+class ErrorMsg(_Server):
+    """A refused client message; the table did not change, except after
+    `outcome_unknown` (it may have: the next update tells)."""
+
+    type: Literal["error"]
+    code: SocketErrorCode
+    message: str
+    ref: str | None = None
+    rule: str | None = None
+
+
+ServerMessage = Annotated[Update | ErrorMsg, Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+class HttpError(BaseModel):
+    code: str
+    message: str
+
+
+class HttpErrorBody(BaseModel):
+    """Every HTTP error: `{"error": {"code", "message"}}`."""
+
+    error: HttpError
+
+
+def error_message(
+    error_code: str, message: str, ref: str | None = None, rule: str | None = None
+) -> str:
+    """A server `error` message, serialized."""
+    out: dict[str, Any] = {"type": "error", "code": error_code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    if rule is not None:
+        out["rule"] = rule
+    return json.dumps(out, separators=(",", ":"))
+
+
