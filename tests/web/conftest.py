@@ -224,9 +224,11 @@ NETWORK_NOISE = ("Failed to load resource", "WebSocket connection to")
 # Run in every page before its own scripts: a refused script, style, connection
 # or frame (the page's Content-Security-Policy) becomes a console error.
 REPORT_CSP_VIOLATIONS = """
+window.cspViolations = [];
 document.addEventListener('securitypolicyviolation', (e) => {
   console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`
     + ` at ${e.sourceFile}:${e.lineNumber}`);
+  window.cspViolations.push(e.violatedDirective);
 });
 """
 

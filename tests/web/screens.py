@@ -1,12 +1,17 @@
-"""The screenshots of docs/web-client.md ("Before and after"): the same game on
-three phones at 390x844, written as PNGs into a folder.
+"""The screenshots of docs/web-client.md, written as PNGs into a folder.
 
-    python -m tests.web.screens docs/img after
+    python -m tests.web.screens docs/img after         # "Before and after" (issue 11)
+    python -m tests.web.screens docs/img final-turns   # "The table at 360 px" (issue 21)
 
-It is not a test (pytest does not collect it): it plays a stacked round with a
-King, a Jack and a Queen (the deck of test_web_round.py), then rounds until the
-50-point limit, and saves home, lobby, your turn, a bystander just after a
-Queen, the round's results and game over as `<prefix>-<screen>.png`.
+They are not tests (pytest does not collect this module). `after`: the same game
+on three phones at 390x844: a stacked round with a King, a Jack and a Queen (the
+deck of test_web_round.py), then rounds until the 50-point limit; home, lobby,
+your turn, a bystander just after a Queen, the round's results and game over as
+`<prefix>-<screen>.png`. `final-turns`: on real game time with 30 s per draw, you
+and seven (or three) computer players at 360x640; you call crisp at once, and
+the phone is held (browser_kit.Hold) while a computer player makes its final
+turn, its draw timer running: `final-turns-<seats>-<lang>.png` in English,
+Arabic and Indonesian.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from playwright.sync_api import sync_playwright
 
 from tests.support.decks import deck
 from tests.web.browser_kit import (
+    Hold,
     click_if_enabled,
     draw_from_stock,
     join_via_link,
@@ -35,13 +41,17 @@ DEAL = ["AS", "9H", "TD", "2C", "8S", "7D", "3H", "5C", "6S"]
 STOCK = ["KS", "JH", "QC", "2D", "9C", "4H", "5H"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1, "locale": "en-US"}
+# The screen as it stays: the animations that end have ended.
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => Number.isFinite(a.effect.getComputedTiming().endTime))
+  .map((a) => a.finished.catch(() => null)))"""
 
 
 def main(out: Path, prefix: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
     def shot(page: Any, name: str) -> None:
-        page.wait_for_timeout(250)
+        page.evaluate(SETTLED)  # the screen as it stays: its transitions over
         page.screenshot(path=str(out / f"{prefix}-{name}.png"))
 
     with serve("0.1", "web-server-screens.log") as server, sync_playwright() as pw:
@@ -74,7 +84,8 @@ def main(out: Path, prefix: str) -> None:
         tap(ana, "seat-p2-slot-right")
         click_if_enabled(ana, "queen-confirm")
         wait_view(cy, "v.turn && v.turn.player === 'p2'")
-        cy.wait_for_timeout(1500)  # what a bystander still sees once the move is over
+        # what a bystander still sees once the move is over: its highlights gone
+        cy.wait_for_function("() => !document.querySelector('.flash')", timeout=10_000)
         shot(cy, "bystander")
         pages = {"p1": ana, "p2": ben, "p3": cy}
         # the rest of round 1, then rounds until the limit: the first player calls crisp
@@ -97,5 +108,54 @@ def main(out: Path, prefix: str) -> None:
         browser.close()
 
 
+SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}, "device_scale_factor": 2,
+               "reduced_motion": "reduce"}
+
+
+def final_draw_of_another(msg: dict[str, Any]) -> bool:
+    """An update in which, after a call, another player holds a card in a final turn."""
+    if msg.get("type") != "update":
+        return False
+    v = msg["view"]
+    turn = v["turn"]
+    return bool(v["crisp"]["caller"]) and turn is not None and turn["player"] != v["you"] \
+        and turn["final"] and turn["drawn_from"] is not None
+
+
+def final_turns(out: Path) -> None:
+    """The final turns at 360x640 with 8 and 4 seats, in three languages."""
+    out.mkdir(parents=True, exist_ok=True)
+    with serve("1.0", "web-server-screens.log") as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        for seats in (8, 4):
+            page = browser.new_context(**SMALL_PHONE).new_page()
+            hold = Hold(page)
+            seat = server.post("/api/rooms", {"name": "Alexandra Montgomery", "dealer": seats - 1})
+            open_seat(page, server.base, seat["code"], seat)
+            page.get_by_test_id("option-draw-seconds").select_option("30")
+            for i in range(seats - 1):
+                tap(page, "add-bot")
+                wait_view(page, f"v.players.length === {i + 2}")
+            tap(page, "start-game")
+            ready_up(page)
+            me = wait_view(page, "v.status === 'playing'")["you"]
+            hold.freeze_on(final_draw_of_another)
+            play_simple_turn(page, me, call_crisp=True)
+            hold.wait(timeout=30)
+            # the draw timer running: the held page's clock moved on 7 s (the messages still held)
+            page.clock.set_fixed_time((hold.frozen_at + 7000) / 1000)
+            page.evaluate("() => document.querySelector('.table.crowded').scrollIntoView()")
+            for lang in ("en", "ar", "id"):
+                page.evaluate("(l) => window.crisp.language(l)", lang)
+                page.evaluate(SETTLED)
+                page.screenshot(path=str(out / f"final-turns-{seats}-{lang}.png"))
+            hold.release()
+            page.context.close()
+        browser.close()
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), sys.argv[2])
+    if sys.argv[2] == "final-turns":
+        final_turns(Path(sys.argv[1]))
+    else:
+        main(Path(sys.argv[1]), sys.argv[2])

@@ -97,7 +97,7 @@ def wait_for_brotli(http: httpx.Client) -> None:
 
     while not done():
         assert time.monotonic() < deadline, "no brotli encodings 20 s after the start"
-        time.sleep(0.2)
+        time.sleep(0.2)  # paces the polling of the server's state (its encodings), no sync point
 
 
 # ---- compression

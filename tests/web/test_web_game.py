@@ -161,7 +161,8 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     expect(eve2.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
     expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "replaced")
     expect(eve.get_by_test_id("use-here")).to_be_visible()
-    eve.wait_for_timeout(700)  # no automatic reconnect (it would replace the other tab)
+    # no automatic reconnect (it would replace the other tab): its socket is stopped for good
+    assert eve.evaluate("() => { const s = window.crisp.socket(); return !s || s.stopped; }")
     expect(eve2.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
     tap(eve, "use-here")
     expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")

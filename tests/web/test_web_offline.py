@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.web.browser_kit import open_seat
-from tests.web.conftest import PHONE, ROOT, serve
+from tests.web.conftest import PHONE, ROOT, owns_its_port, serve
 
 pytestmark = pytest.mark.browser
 
@@ -34,17 +33,51 @@ def page_version(page: Page) -> str:
     return m.group(1)
 
 
-def wait_for_cache(page: Page, version: str, files: tuple[str, ...], timeout: float = 15) -> None:
-    """Until the worker has kept `files` of `version` (it keeps them after the page arrives)."""
-    deadline = time.monotonic() + timeout
-    check = """async ([version, files]) => {
-      const cache = await caches.open('crisp-v-' + version);
-      const kept = await Promise.all(files.map((f) => cache.match(`/v/${version}/${f}`)));
-      return kept.every(Boolean);
-    }"""
-    while not page.evaluate(check, [version, list(files)]):
-        assert time.monotonic() < deadline, (version, page.evaluate(CACHES))
-        page.wait_for_timeout(100)
+# The page waits for its own worker: active, `activated`, and in control of the page
+# (its `statechange` and `controllerchange` events), with a safety timeout that only
+# fires on a real hang.
+WORKER_IN_CONTROL = """async () => {
+  const hang = new Promise((_, fail) => setTimeout(
+    () => fail(new Error('no worker in control of the page after 60 s')), 60000));
+  const ready = (async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const sw = reg.active;
+    if (sw.state !== 'activated') {
+      await new Promise((done) => sw.addEventListener('statechange', () => {
+        if (sw.state === 'activated') done();
+      }));
+    }
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((done) => navigator.serviceWorker.addEventListener(
+        'controllerchange', done, { once: true }));
+    }
+    return sw.state;
+  })();
+  return Promise.race([ready, hang]);
+}"""
+
+# Until the worker has kept `files` of `version` (it keeps them after the page
+# arrives): the page looks into its own caches, paced by its own timer.
+CACHED = """async ([version, files]) => {
+  const started = Date.now();
+  for (;;) {
+    const cache = await caches.open('crisp-v-' + version);
+    const kept = await Promise.all(files.map((f) => cache.match(`/v/${version}/${f}`)));
+    if (kept.every(Boolean)) return true;
+    if (Date.now() - started > 60000) return (await caches.keys()).join(' ');
+    await new Promise((next) => setTimeout(next, 50));
+  }
+}"""
+
+
+def wait_for_worker(page: Page) -> None:
+    assert page.evaluate(WORKER_IN_CONTROL) == "activated"
+
+
+def wait_for_cache(page: Page, version: str, files: tuple[str, ...]) -> None:
+    """Until the worker has kept `files` of `version`."""
+    kept = page.evaluate(CACHED, [version, list(files)])
+    assert kept is True, f"not kept after 60 s; caches: {kept}"
 
 
 FILES = ("js/app.js", "js/render/table.js", "css/app.css", "i18n/en.json", "js/qr.js")
@@ -63,26 +96,40 @@ def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
         try:
             page = ctx.new_page()
             open_seat(page, server.base, code, seat)
-            page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=15000)
+            wait_for_worker(page)
             first = page_version(page)
             page.reload()  # this load goes through the worker, which keeps the page and its files
             expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
             wait_for_cache(page, first, FILES)
 
+            # --- a seated player's link: the worker marks its page seated, so that
+            # its first screen is the room's ("Connecting…"), never a stranger's join
+            # form, even before the client runs (issue 21; the first screen's CSS
+            # for it: test_a_seated_first_screen_shows_no_join_form)
+            html = page.evaluate("async (c) => (await fetch(`/r/${c}`)).text()", code)
+            assert re.search(r'<html lang="en" dir="ltr" class="seated">', html), html[:300]
+            other = page.evaluate("async () => (await fetch('/r/K7QXM3RT')).text()")
+            assert 'class="seated"' not in other  # no seat there: the join form as it came
+
             # --- the server is down: a reload still shows the room's page at once
             server.stop()
             page.reload()
-            # no table yet (no update came), but the page, its header and its client
+            # the page, its header, its client, and the room as last seen (storage.js):
+            # its code, its players, nothing to tap until the connection is back
             expect(page.locator("header.topbar")).to_be_visible()
             page.wait_for_function("() => !!window.crisp && window.crisp.state.screen === 'room'")
             status = page.get_by_test_id("connection-status")
             expect(status).not_to_have_attribute("data-state", "open")
+            expect(page.get_by_test_id("room-code")).to_have_text(code)
+            expect(page.get_by_test_id("reconnecting")).to_contain_text("as you last saw it")
+            expect(page.get_by_test_id("start-game")).to_be_disabled()
             assert page_version(page) == first
 
             # --- a new deploy: one file of web/ changed, the server back on the same port
             css = web / "css" / "app.css"
             css.write_text(css.read_text() + "\n/* a new deploy */\n")
             server.start()
+            assert owns_its_port(server)
             # the page that was waiting reconnects to its seat by itself
             expect(page.get_by_test_id("connection-status")).to_have_attribute(
                 "data-state", "open", timeout=20000
@@ -101,3 +148,28 @@ def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
             assert css_now
         finally:
             ctx.close()
+
+
+def test_a_seated_first_screen_shows_no_join_form(browser: Any, server: Any) -> None:
+    """The page of a link, as the server sends it, before the client runs: the join
+    form; marked `seated` (sw.js does, for a room this phone has a seat in), the
+    room's "Connecting…" instead, the join form hidden."""
+    ctx = browser.new_context(**PHONE, service_workers="block")
+    try:
+        page = ctx.new_page()
+        held: list[Route] = []
+        page.route("**/js/app.js", lambda route: held.append(route))  # the client waits
+        page.goto(server.base + "/r/K7QXM3RT", wait_until="commit")
+        expect(page.get_by_test_id("name-input")).to_be_visible()
+        expect(page.locator(".seated-only")).to_be_hidden()
+        page.evaluate("() => document.documentElement.classList.add('seated')")
+        expect(page.locator(".seated-only")).to_be_visible()
+        expect(page.locator(".seated-only")).to_have_text("Connecting…")
+        expect(page.get_by_test_id("name-input")).to_be_hidden()
+        assert len(held) == 1
+        held[0].continue_()
+        # the client runs: the mark goes, and it draws the screen itself (no seat here)
+        expect(page.get_by_test_id("join-room")).to_be_enabled()
+        expect(page.locator("html")).not_to_have_class(re.compile(r"\bseated\b"))
+    finally:
+        ctx.close()

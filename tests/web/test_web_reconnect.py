@@ -30,7 +30,8 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
     expect(page.get_by_test_id("reconnecting")).to_contain_text("You are offline")
     expect(status).to_contain_text("Offline")
     expect(page.get_by_test_id("start-game")).to_be_disabled()
-    page.wait_for_timeout(1500)  # retries fail while offline: still reconnecting, same screen
+    # retries fail while offline (the socket counts them): still reconnecting, same screen
+    page.wait_for_function("() => window.crisp.socket().attempt >= 2")
     expect(status).to_have_attribute("data-state", "reconnecting")
     expect(page.get_by_test_id("room-code")).to_have_text(host["code"])
 

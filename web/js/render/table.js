@@ -173,6 +173,7 @@ function seat(ctx, p, marks, crowded) {
     botChip: presence.bot && !namedAsBot(p) ? presence.bot : null,
     away: presence.away,
     ...tableTags(v, p.id), ready: v.status === Status.PEEK && p.ready,
+    ...(turn ? { final: false } : {}), // its final turn is now: the turn line says so
   });
   return h('div', {
     key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline || presence.away ? 'seat-off' : ''} ${flash(ctx, `seat:${p.id}`)}`,
@@ -405,9 +406,8 @@ function mine(ctx, marks) {
     h('span', { class: 'seat-name' }, nameEl(me.name), ` (${t('lobby.you')})`),
     seatTags(tableTags(v, v.you)),
     seatTotal(me.total)),
-  // on a crowded table the head is not drawn: the host's crown sits on the box's edge
-  host ? h('span', { class: 'me-flag', 'data-testid': 'host-mark', title: t('seat.hostLabel') },
-    h('span', { 'aria-hidden': 'true' }, '♛ '), t('lobby.host')) : null,
+  // on a crowded table the head is not drawn: the host's crown (and your call) sit on the box's edge
+  meFlags(v, host),
   h('div', { class: 'cards mine', dir: 'ltr' }, SLOTS.map((slot) => {
     const peek = S.peeks[slot] && S.peeks[slot].until > local ? S.peeks[slot] : null;
     const picked = S.queen && S.queen.mine === slot;
@@ -430,6 +430,17 @@ function mine(ctx, marks) {
       markBadge(mark['data-mark'])),
       h('span', { class: 'caption' }, t(`slot.${slot}Cap`)));
   })));
+}
+
+/** What the head of your cards' box says, on a crowded table where the head is not
+ * drawn: the host's crown (R17.4) and your crisp call, on the box's top edge. */
+function meFlags(v, host) {
+  const called = !!v.crisp && v.crisp.caller === v.you;
+  if (!host && !called) return null;
+  return h('span', { class: 'me-flag' },
+    host ? h('span', { class: 'flag flag-host', 'data-testid': 'host-mark', title: t('seat.hostLabel') },
+      h('span', { 'aria-hidden': 'true' }, '♛ '), t('lobby.host')) : null,
+    called ? h('span', { class: 'flag tag-crisp' }, t('seat.crisp')) : null);
 }
 
 function readyBar(ctx) {
