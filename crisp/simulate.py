@@ -4,15 +4,18 @@ Two benchmarks, not tests:
 - `simulate(players, games)`: every seat plays the `random` policy, with random
   options; prints games/s, engine actions/s (time spent inside `apply` and
   `advance` only) and the distribution of rounds per game.
-- `simulate_bots(levels, games)`: seats at the given levels ("normal,easy", ...)
+- `simulate_bots(levels, games)`: seats at the given levels ("hard,normal", ...)
   or `mixed` (2-8 seats of random levels, a few slow seats that time out);
-  prints win rates and mean round scores per level, how many turns a round
-  lasts before someone calls, and the moves the engine refused (always 0: a
-  refusal is a bug, and the game that met it is reported with its seed).
+  prints per level the share of games won (a tie splits the win, R12.6) with a
+  95% confidence interval, win rates and mean round scores, how often a crisp
+  caller ends lowest (R12.2), how many turns a round lasts before someone calls,
+  and the moves the engine refused (always 0: a refusal is a bug, and the game
+  that met it is reported with its seed).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 import statistics
@@ -26,6 +29,7 @@ from .engine import IllegalAction, Options, State, advance, apply
 from .engine.events import Event
 
 OPTION_SETS = ("default", "random", "all")
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 STALL_CHANCE = 0.03  # how often a seat is too slow for its draw timer (R14.2)
 
 
@@ -96,6 +100,8 @@ class _Tally:
 
     def __init__(self) -> None:
         self.seats: Counter[str] = Counter()
+        self.games: Counter[str] = Counter()  # games with a seat at this level
+        self.share: dict[str, list[float]] = {}  # per game: the level's share of the win
         self.wins: Counter[str] = Counter()  # among the winners (R12.6: ties share)
         self.outright: Counter[str] = Counter()  # the only winner
         self.scores: dict[str, list[int]] = {}
@@ -106,10 +112,17 @@ class _Tally:
 
     def add(self, game: GameResult) -> None:
         winners = game.final.winners
+        seats: Counter[str] = Counter(game.levels.values())
+        won: Counter[str] = Counter()
         for pid, level in game.levels.items():
             self.seats[level] += 1
             self.wins[level] += pid in winners
             self.outright[level] += winners == [pid]
+            if pid in winners:
+                won[level] += 1
+        for level, count in seats.items():  # R12.6: a tie splits the win
+            self.games[level] += 1
+            self.share.setdefault(level, []).append(won[level] / len(winners) / count)
         for r in game.rounds:
             if not r.scores:
                 continue
@@ -161,6 +174,8 @@ def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
     per_level = {
         level: {
             "seats": tally.seats[level],
+            "win_share": (share := mean_ci(tally.share[level]))[0],
+            "win_share_ci": share[1:],
             "win_rate": tally.wins[level] / tally.seats[level],
             "outright_win_rate": tally.outright[level] / tally.seats[level],
             "mean_round_score": statistics.fmean(tally.scores.get(level) or [0]),
@@ -170,6 +185,8 @@ def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
         }
         for level in LEVELS if tally.seats[level]
     }
+    calls = sum(tally.calls.values())
+    lowest = sum(tally.good_calls.values())
     turns = tally.turns_to_call
     return {
         "seed": seed, "games": games, "bots": "mixed" if levels is None else ",".join(levels),
@@ -177,6 +194,8 @@ def simulate_bots(levels: list[str] | None, games: int, seed: int | None = None,
                                  else ""),
         "wall_s": wall, "games_per_s": games / wall if wall else 0.0,
         "rounds": tally.rounds, "levels": per_level,
+        "calls": calls, "calls_lowest": lowest / calls if calls else None,
+        "calls_lowest_ci": wilson(lowest, calls),
         "median_turns_to_call": statistics.median(turns) if turns else None,
         "mean_turns_to_call": statistics.fmean(turns) if turns else None,
         "p90_turns_to_call": statistics.quantiles(turns, n=10)[-1] if len(turns) > 1 else None,
@@ -193,18 +212,50 @@ def report_bots(figures: dict[str, Any]) -> str:
         f"rounds: {figures['rounds']}; turns until someone calls: median "
         f"{figures['median_turns_to_call']}, mean {_num(figures['mean_turns_to_call'])}, "
         f"90th percentile {_num(figures['p90_turns_to_call'])}",
-        "level    seats  win rate  outright  mean round score  crisp calls  lowest (R12.2)",
+        "level    seats  win share [95% CI]        win rate  outright  mean round score  "
+        "crisp calls  lowest (R12.2)",
     ]
     for level, f in figures["levels"].items():
-        lines.append(f"{level:8s} {f['seats']:5d}  {f['win_rate']:7.1%}  "
+        low, high = f["win_share_ci"]
+        lines.append(f"{level:8s} {f['seats']:5d}  {f['win_share']:6.1%} "
+                     f"[{low:5.1%}, {high:5.1%}]  {f['win_rate']:7.1%}  "
                      f"{f['outright_win_rate']:7.1%}  {f['mean_round_score']:16.2f}  "
                      f"{f['calls']:11d}  {_pct(f['calls_lowest']):>14s}")
+    if figures["calls"]:
+        low, high = figures["calls_lowest_ci"]
+        lines.append(f"crisp callers ending lowest (R12.2): {figures['calls_lowest']:.1%} "
+                     f"[{low:.1%}, {high:.1%}] of {figures['calls']} calls")
+    lines.append("win share: the games a level won, a tie split among its winners (R12.6), "
+                 "per seat; the interval is over games")
     lines.append(f"refused moves: {figures['refusals']}")
     for r in figures["refused"]:
         lines.append(f"  game {r['game']} (seed {r['seed']}): {r['error']}")
     if figures["unfinished"]:
         lines.append(f"games that did not end (seeds): {figures['unfinished']}")
     return "\n".join(lines)
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """The mean of per-game values and its 95% confidence interval (normal approximation;
+    games are independent, the seats of one level at one table are not)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0, 1.0
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of a proportion `hits`/`n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _num(x: float | None) -> str:

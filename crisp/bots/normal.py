@@ -1,13 +1,19 @@
 """The `normal` level: remembers everything its seat was shown and plays on estimates.
 
 - draws the discard pile's top when the option is on and it beats a card in hand
-  by a clear margin (R13);
+  by a clear margin (R13), or when the stock's top is known (R4.2) and poor;
 - swaps a drawn card in for the worst card it knows of, or for an unknown card
   when the drawn one is low (R5.1); the Jack looks at an unknown middle (R7);
-- the Queen hands its highest known card to the opponent it thinks is leading,
-  for a card it expects to be lower (R8);
-- calls crisp when its expected total is clearly the lowest at the table (R10),
-  and more readily as the round drags on.
+- the Queen hands its highest known card over for the lowest card it can expect
+  at the table, chosen by value, ties broken at random (R8);
+- calls crisp when the chance that its total is the lowest at the table is high
+  (R10): that chance falls with every opponent and with what it does not know
+  of their hands, and it settles for less as the round drags on;
+- in the final turns (R11) it plays against the caller: it takes the caller's
+  cards, which are likely low, and hands them its high ones.
+
+Ties and the exact call threshold are drawn from the seat's own random source,
+so no two games replay alike and no fixed pattern can be read.
 """
 
 from __future__ import annotations
@@ -16,97 +22,122 @@ import random
 from typing import Any
 
 from . import moves
-from .knowledge import Knowledge, value
+from .knowledge import Knowledge, is_face, value
 from .memory import Memory
 from .moves import Message
 
 PILE_GAIN = 3.0  # a discard-pile card must beat the card it replaces by this much (R13)
 UNKNOWN_GAIN = 1.0  # a drawn card replaces an unknown one when it is this much lower
+FINAL_UNKNOWN_GAIN = 0.5  # ... in its final turn, when knowing the card is worth nothing
 QUEEN_GAIN = 2.0  # a Queen swap is worth it when the card handed over is this much higher
-CALL_MARGIN = 6.0  # call when my total is this much under the lowest other estimate
-UNKNOWN_RISK = 3.0  # ... plus this for each of my own cards I do not know
-PATIENCE = 4  # after this many of my turns, the margin shrinks by one per turn
-LAST_CALL = 12  # after this many of my turns, call at the next window whatever the count
+CALLER_PULL = 1.0  # in its final turn a Queen takes the caller's card before one this much lower
+CALL_CHANCE = 0.66  # call when the chance of being the lowest (R12.2) is at least this
+CALL_JITTER = 0.04  # ... give or take this much, drawn at random
+FINAL_GAIN = 1.5  # what the others are expected to gain in their final turns (R11.1)
+PATIENCE = 4  # after this many of my turns, the threshold falls by STEP per turn
+STEP = 0.04
+LOWEST_CHANCE = 0.25  # ... never below this
+LAST_CALL = 20  # after this many of my turns, call at the next window whatever the count
+TIE = 1e-9
+
+
+def _pick(rng: random.Random, items: list[Any]) -> Any:
+    return items[0] if len(items) == 1 else rng.choice(items)
 
 
 def best_slot(k: Knowledge, card_value: float, unknown_gain: float,
-              known_gain: float) -> int | None:
+              known_gain: float, rng: random.Random) -> int | None:
     """The position a card of `card_value` should replace, or None if none is worth it."""
-    best, best_gain = None, 0.0
+    gains = {}
     for slot in range(3):
         known = k.hands[k.me][slot] is not None
         gain = k.slot_value(k.me, slot) - card_value
-        if gain >= (known_gain if known else unknown_gain) and gain > best_gain:
-            best, best_gain = slot, gain
-    return best
+        if gain >= (known_gain if known else unknown_gain):
+            gains[slot] = gain
+    if not gains:
+        return None
+    top = max(gains.values())
+    return int(_pick(rng, [s for s, g in gains.items() if g >= top - TIE]))
 
 
-def worst_slot(k: Knowledge) -> int:
+def worst_slot(k: Knowledge, rng: random.Random) -> int:
     """The position with the highest expected value (an unknown one on a tie)."""
-    return max(range(3), key=lambda s: (k.slot_value(k.me, s), k.hands[k.me][s] is None))
+    key = {s: (k.slot_value(k.me, s), k.hands[k.me][s] is None) for s in range(3)}
+    top = max(key.values())
+    return int(_pick(rng, [s for s in range(3) if key[s] == top]))
 
 
-def choose_draw(view: dict[str, Any], k: Knowledge) -> Message:
-    """R13: the pile's top when it is clearly good, else the stock."""
+def choose_draw(view: dict[str, Any], k: Knowledge, memory: Memory,
+                rng: random.Random) -> Message:
+    """R13: the pile's top when it is clearly good, else the stock; a stock whose top
+    this seat knows (R4.2) is drawn when that card is as good."""
     top = view.get("discard_top")
-    if top is not None and moves.may_draw_from_pile(view) and \
-            best_slot(k, value(top), PILE_GAIN, PILE_GAIN) is not None:
-        return moves.draw("discard")
-    return moves.draw("stock")
+    if top is None or not moves.may_draw_from_pile(view):
+        return moves.draw("stock")
+    current = view.get("round") == memory.round
+    known = memory.stock[0] if current and memory.stock else None
+    pile = best_slot(k, value(top), PILE_GAIN, PILE_GAIN, rng) is not None
+    if known is not None and not is_face(known) and value(known) <= value(top):
+        return moves.draw("stock")
+    return moves.draw("discard" if pile else "stock")
 
 
-def queen_plan(k: Knowledge) -> Message | None:
-    """R8: my highest known card for the lowest card I can expect from a leading opponent."""
-    mine = [(value(c), s != 1, s) for s, c in enumerate(k.hands[k.me]) if c is not None]
+def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
+    """R8: my highest known card for the lowest card I can expect at the table, by value
+    (ties at random); in my final turn the caller's cards come first (R8.5)."""
+    mine = [(value(c), s != 1) for s, c in enumerate(k.hands[k.me]) if c is not None]
     if not mine or not k.others:
         return None
-    high, _, slot = max(mine)
-    leader_order = {p: k.total(p) for p in k.others}
-    target, target_slot = min(
-        ((p, s) for p in k.others for s in range(3)),
-        key=lambda ps: (k.slot_value(*ps), leader_order[ps[0]], ps[1] == 1),
-    )
-    if high - k.slot_value(target, target_slot) < QUEEN_GAIN:
+    high = max(mine)
+    slot = _pick(rng, [s for s, c in enumerate(k.hands[k.me])
+                       if c is not None and (value(c), s != 1) == high])
+    pull = CALLER_PULL if final else 0.0
+    scored = [(k.slot_value(p, s, plain=True) - (pull if p == k.caller else 0.0), p, s)
+              for p in k.others for s in range(3)]
+    low = min(scored)[0]
+    _, target, target_slot = _pick(rng, [t for t in scored if t[0] <= low + TIE])
+    if high[0] - k.slot_value(target, target_slot, plain=True) < QUEEN_GAIN:
         return None
     return moves.queen(slot, target, target_slot)
 
 
-def resolve(view: dict[str, Any], k: Knowledge) -> Message | None:
-    """R5: what to do with the card in hand."""
+def resolve(view: dict[str, Any], k: Knowledge, final: bool,
+            rng: random.Random) -> Message | None:
+    """R5: what to do with the card in hand (`final`: this is my last turn of the round)."""
     legal = view["legal"]
     held = view.get("holding")
     if "king" in legal:
         return moves.msg("king")  # R6.3: a King from the stock must be used
     if "jack" in legal:
-        return moves.msg("jack" if k.hands[k.me][1] is None else "discard")
+        return moves.msg("jack" if k.hands[k.me][1] is None and not final else "discard")
     if "queen" in legal:
-        return queen_plan(k) or moves.msg("discard")
+        return queen_plan(k, final, rng) or moves.msg("discard")
     if held is None or "swap" not in legal:
         return moves.msg("discard") if "discard" in legal else None
     if "discard" not in legal:  # R13.2: a card from the pile must go into the hand
-        slot = best_slot(k, value(held), -99.0, -99.0)
-        return moves.swap(worst_slot(k) if slot is None else slot)
-    slot = best_slot(k, value(held), UNKNOWN_GAIN, 1.0)
+        slot = best_slot(k, value(held), -99.0, -99.0, rng)
+        return moves.swap(worst_slot(k, rng) if slot is None else slot)
+    gain = FINAL_UNKNOWN_GAIN if final else UNKNOWN_GAIN
+    slot = best_slot(k, value(held), gain, 1.0, rng)
     return moves.msg("discard") if slot is None else moves.swap(slot)
 
 
-def should_call(k: Knowledge, memory: Memory) -> bool:
-    """R10: is my expected total likely the lowest at the table?"""
+def should_call(k: Knowledge, memory: Memory, rng: random.Random) -> bool:
+    """R10: is my total likely the lowest at the table, after the others' final turns?"""
     if memory.my_turns >= LAST_CALL:
         return True
-    lowest_other = min((k.total(p) for p in k.others), default=99.0)
-    margin = CALL_MARGIN + UNKNOWN_RISK * len(k.unknown_slots(k.me))
-    margin -= max(0, memory.my_turns - PATIENCE)
-    return k.total(k.me) + margin < lowest_other
+    threshold = CALL_CHANCE + rng.uniform(-CALL_JITTER, CALL_JITTER)
+    threshold -= STEP * max(0, memory.my_turns - PATIENCE)
+    return k.lowest_chance(FINAL_GAIN) >= max(LOWEST_CHANCE, threshold)
 
 
 def play(view: dict[str, Any], memory: Memory, now: int, rng: random.Random) -> Message | None:
     """The `normal` policy for a view in play."""
     legal = view["legal"]
     k = Knowledge.of(view, memory)
-    if "crisp" in legal and should_call(k, memory):
+    if "crisp" in legal and should_call(k, memory, rng):
         return moves.msg("crisp")
     if "draw" in legal:
-        return choose_draw(view, k)
-    return resolve(view, k)
-
+        return choose_draw(view, k, memory, rng)
+    final = k.caller is not None and k.caller != k.me
+    return resolve(view, k, final, rng)

@@ -14,7 +14,7 @@ from typing import Any
 
 from crisp.engine import Action, action_from_dict
 
-from . import easy, normal
+from . import easy, hard, normal
 from .memory import Memory
 from .moves import Message, msg, random_move
 
@@ -23,6 +23,7 @@ Policy = Callable[[dict[str, Any], Memory, int, random.Random], Message | None]
 POLICIES: dict[str, Policy] = {
     "easy": easy.play,
     "normal": normal.play,
+    "hard": hard.play,
 }
 
 

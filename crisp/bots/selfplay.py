@@ -15,7 +15,7 @@ whose unseen cards were permuted).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from crisp.engine import (
@@ -46,6 +46,26 @@ ALL_OPTIONS: tuple[Options, ...] = tuple(
     Options(limit, seconds, pile)
     for limit in (50, 100, 150) for seconds in (30, 45, 60, None) for pile in (False, True)
 )  # every combination of the host's options (R13-R15)
+
+
+def new_game(levels: Sequence[str], options: Options, now: int, *, time_scale: float = 1.0,
+             deck: list[str] | None = None, dealer: int | None = None,
+             computer: Collection[int] = ()) -> State:
+    """The lobby of a bot-only game: p1 is the host, then one seat per level, seat i a
+    computer player (R17.1, `add_bot` at `levels[i]`) when i is in `computer`, else a
+    connected human seat (played by the bots all the same)."""
+    state = new_table("P1", options, time_scale=time_scale, test_deck=deck,
+                      test_dealer=dealer)
+    for i in range(1, len(levels)):
+        if i in computer:
+            add = action_from_dict({"type": "add_bot", "level": levels[i]})
+            state, _ = apply(state, "p1", add, now)
+        else:
+            state, _, _ = add_player(state, f"P{i + 1}", now)
+    for p in state.players:
+        if p.bot_level is None:
+            state, _ = set_connected(state, p.id, True, now)
+    return state
 
 
 def random_options(rng: random.Random) -> Options:
@@ -102,7 +122,8 @@ class _Referee:
     def __init__(self, levels: Sequence[str], rng: random.Random, options: Options,
                  time_scale: float, deck: list[str] | None, dealer: int | None,
                  stall_chance: float, keep: bool, script: bool, views: bool,
-                 apply_fn: ApplyFn, advance_fn: AdvanceFn, policy: Policy) -> None:
+                 apply_fn: ApplyFn, advance_fn: AdvanceFn, policy: Policy,
+                 computer: Collection[int] = ()) -> None:
         self.rng = rng
         self.policy = policy
         self.time_scale = time_scale
@@ -110,13 +131,9 @@ class _Referee:
         self.keep, self.script, self.views = keep, script, views
         self.apply_fn, self.advance_fn = apply_fn, advance_fn
         self.now = START_MS
-        state = new_table("P1", options, time_scale=time_scale, test_deck=deck,
-                          test_dealer=dealer)
-        for i in range(2, len(levels) + 1):
-            state, _, _ = add_player(state, f"P{i}", self.now)
+        state = new_game(levels, options, self.now, time_scale=time_scale, deck=deck,
+                         dealer=dealer, computer=computer)
         self.ids = [p.id for p in state.players]
-        for pid in self.ids:
-            state, _ = set_connected(state, pid, True, self.now)
         self.state = state
         self.memory = {pid: Memory(pid, level) for pid, level in zip(self.ids, levels,
                                                                       strict=True)}
@@ -254,6 +271,7 @@ def play_game(
     apply_fn: ApplyFn = apply,
     advance_fn: AdvanceFn = advance,
     policy: Policy = choose,
+    computer: Collection[int] = (),
 ) -> GameResult:
     """Play one whole game, seat i at `levels[i]` ("easy", "normal" or "random").
 
@@ -265,7 +283,10 @@ def play_game(
     feeds each memory the view with every update, as a server does.
     `max_rounds` stops the game once that many rounds are over. `policy`
     replaces `crisp.bots.choose` (e.g. a random player that rarely calls);
-    `apply_fn`/`advance_fn` wrap the engine calls (timing, checks).
+    `apply_fn`/`advance_fn` wrap the engine calls (timing, checks). The seats whose
+    index is in `computer` are computer players (`add_bot`, R17.1: "easy", "normal"
+    or "hard"), the others connected human seats; the bots play them all alike.
     """
     return _Referee(levels, rng, options or Options(), time_scale, deck, dealer, stall_chance,
-                    keep, script, views, apply_fn, advance_fn, policy).run(max_steps, max_rounds)
+                    keep, script, views, apply_fn, advance_fn, policy,
+                    computer).run(max_steps, max_rounds)

@@ -144,14 +144,14 @@ class Look:
         return Look(raw["seq"], SLOT_OF[raw["slot"]], Card.parse(raw["card"]), raw["why"])
 
 
-BOT_LEVELS = ("easy", "normal")  # R17.1
+BOT_LEVELS = ("easy", "normal", "hard")  # R17.1; "hard": docs/protocol-additions.md (issue 26)
 
 
 @dataclass(slots=True)
 class Player:
     """A seat at the table. `hand` is [left, middle, right] (R2.3), None before a deal.
 
-    Presence (R17): `bot_level` is "easy"/"normal" for a computer player (added by
+    Presence (R17): `bot_level` is one of BOT_LEVELS for a computer player (added by
     the host, R17.1, or a seat removed during a game, R17.5), None for a human.
     `gone_since` is when a human seat's last connection ended (or it joined without
     one), None while it is connected; 20 s later it is `away` (R17.2) until its

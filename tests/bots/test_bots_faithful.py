@@ -19,22 +19,27 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crisp.bots import Memory, choose
-from crisp.bots.selfplay import ALL_OPTIONS, Step, play_game
+from crisp.bots import Memory, choose, decide
+from crisp.bots.selfplay import ALL_OPTIONS, START_MS, Step, new_game, play_game
 from crisp.engine import (
     FULL_DECK,
+    Card,
     Event,
     IllegalAction,
     Options,
+    State,
     action_from_dict,
+    action_to_dict,
     advance,
     apply,
     redact,
     view_for,
 )
+from crisp.server.rooms import computer_seats
 from tests.engine.helpers import card_strings, lobby
 
 FACES = {c.text for c in FULL_DECK if c.face}
@@ -115,7 +120,7 @@ def position(players: int, seed: int, options: Options, level: str,
     deck = [c.text for c in FULL_DECK]
     rng.shuffle(deck)
     dealer = rng.randrange(players)
-    levels = [rng.choice(("easy", "normal", "random")) for _ in range(players)]
+    levels = [rng.choice(("easy", "normal", "hard", "random")) for _ in range(players)]
     watched = rng.randrange(players)
     levels[watched] = level
     game = play_game(levels, rng, options=options, deck=deck, dealer=dealer, script=True,
@@ -128,7 +133,8 @@ def position(players: int, seed: int, options: Options, level: str,
 
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(players=st.integers(2, 8), seed=st.integers(0, 2**32 - 1),
-       options=st.sampled_from(ALL_OPTIONS), level=st.sampled_from(("easy", "normal", "random")),
+       options=st.sampled_from(ALL_OPTIONS),
+       level=st.sampled_from(("easy", "normal", "hard", "random")),
        cut=st.floats(0.05, 1.0))
 def test_r17_1_a_decision_depends_only_on_what_the_seat_was_shown(
         players: int, seed: int, options: Options, level: str, cut: float) -> None:
@@ -152,7 +158,8 @@ def test_the_check_catches_a_seat_that_is_fed_hidden_cards() -> None:
         return {"kind": event.kind, **event.data}
 
     caught = 0
-    for seed in range(6):
+    seeds = range(8)
+    for seed in seeds:
         options = ALL_OPTIONS[seed % len(ALL_OPTIONS)]
         script, deck, dealer, seat, seat_seed, upto = position(3, seed, options, "normal", 1.0)
         honest, log = replay(script, 3, options, deck, dealer, seat, "normal", seat_seed, upto)
@@ -167,4 +174,248 @@ def test_the_check_catches_a_seat_that_is_fed_hidden_cards() -> None:
             caught += 1
             continue
         caught += cheat_again != cheat
-    assert caught == 6
+    # a position where no hidden card changes anything the cheat does is possible
+    assert caught >= len(seeds) - 1
+
+
+# -- many rounds, a stock rebuilt from the pile, the server's own seat path (issue 26) ----
+#
+# The seat watched is a computer player (R17.1) played exactly as the server plays it
+# (crisp/server/rooms/computer_seats.py): its memory lives in the room document as
+# JSON and follows every change (`follow`), and at some moment it is rebuilt from the
+# seat's view and looks alone (`rebuild_memory`: what the server does for a seat it
+# starts playing mid-round, R17.2). Its moves are `decide` on `Memory.from_json`. The
+# game runs over rounds 1-4 and stops at a random moment of its last round; in some
+# tables nobody else ever calls, so rounds run long and the stock is rebuilt from the
+# pile (R4.2), whose order the seat then knows. Every round's deck is then permuted
+# among the cards the seat did not see in that round, and the game replayed: same
+# updates, same decisions (the seat's random source has the same seed).
+
+
+class Decks:
+    """The engine's random source (it shuffles each round's deck, R2.2): `record` keeps
+    the decks another source dealt, `feed` deals given ones."""
+
+    def __init__(self, inner: random.Random | None = None,
+                 decks: list[list[str]] | None = None) -> None:
+        self.inner = inner
+        self.decks = [] if decks is None else [list(d) for d in decks]
+        self.dealt: list[list[str]] = []
+
+    def shuffle(self, x: list[Card]) -> None:
+        if self.inner is not None:
+            self.inner.shuffle(x)
+        else:
+            x[:] = [Card.parse(c) for c in self.decks.pop(0)]
+        self.dealt.append([c.text for c in x])
+
+    def randrange(self, n: int) -> int:
+        assert self.inner is not None, "the first dealer is set by the test"
+        return self.inner.randrange(n)
+
+
+class ServerSeat:
+    """One seat played along the server's path: `computer_seats.follow` after every
+    change, the memory dropped at change `forget_at` (rebuilt from the seat's view and
+    looks, R17.2), and `decide` on the memory read back from JSON."""
+
+    def __init__(self, seat: str, seed: int, forget_at: int, cheat: bool = False) -> None:
+        self.seat, self.rng, self.forget_at = seat, random.Random(seed), forget_at
+        self.computer: dict[str, Any] = {}
+        self.changes = 0
+        self.cheat: Memory | None = None
+        if cheat:
+            self.cheat = Memory(seat, "normal")
+
+    def after(self, state: State, events: list[Event], now: int) -> None:
+        self.changes += 1
+        if self.changes == self.forget_at:
+            self.computer.pop(self.seat, None)
+        self.computer = computer_seats.follow(state, self.computer, events, now, 1.0)
+        if self.cheat is not None:  # control: every event unredacted, every hand read
+            self.cheat.observe(view_for(state, self.seat, now),
+                               [{"kind": e.kind, **e.data} for e in events])
+            for p in state.players:
+                if all(c is not None for c in p.hand):
+                    self.cheat.slots[p.id] = [c.text for c in p.hand if c is not None]
+
+    def memory(self) -> Memory:
+        if self.cheat is not None:
+            return Memory.from_json({**self.cheat.to_json(), "level": self.level()})
+        return Memory.from_json(self.computer[self.seat].memory)
+
+    def level(self) -> str:
+        return str(self.computer[self.seat].memory["level"])
+
+    def decide(self, view: dict[str, Any], now: int) -> dict[str, Any] | None:
+        """What the server's `play_due` does at the seat's time, as a message."""
+        action = decide(view, self.memory(), now, self.rng)
+        return None if action is None else action_to_dict(action)
+
+
+class Long:
+    """A multi-round position: the game's script, each round's deck, who is watched."""
+
+    def __init__(self, players: int, seed: int, level: str, rounds: int, quiet: bool,
+                 cut: float, cheat: bool = False) -> None:
+        rng = random.Random(seed)
+        self.players, self.level = players, level
+        self.options = ALL_OPTIONS[seed % len(ALL_OPTIONS)]
+        self.watched = 1 + rng.randrange(players - 1)  # p1 is the host, a human seat
+        self.seat = f"p{self.watched + 1}"
+        self.levels = [rng.choice(("easy", "normal", "hard")) for _ in range(players)]
+        self.levels[self.watched] = level
+        first = [c.text for c in FULL_DECK]
+        rng.shuffle(first)
+        self.dealer = rng.randrange(players)
+        self.seat_seed = rng.getrandbits(32)
+        self.forget_at = rng.randrange(2, 60)
+        self.cheat = cheat
+        decks = Decks(inner=random.Random(rng.getrandbits(32)))
+        server = ServerSeat(self.seat, self.seat_seed, self.forget_at, cheat)
+
+        def engine_apply(state: State, pid: str, action: Any, now: int,
+                         _rng: Any) -> tuple[State, list[Event]]:
+            new, events = apply(state, pid, action, now, decks)
+            server.after(new, events, now)
+            return new, events
+
+        def engine_advance(state: State, now: int) -> tuple[State, list[Event]]:
+            new, events = advance(state, now)
+            server.after(new, events, now)
+            return new, events
+
+        def policy(view: dict[str, Any], memory: Memory, now: int,
+                   seat_rng: random.Random) -> dict[str, Any] | None:
+            if memory.me == self.seat:
+                return server.decide(view, now)
+            message = choose(view, memory, now, seat_rng)
+            if quiet and message is not None and message["type"] == "crisp":
+                return None  # nobody else calls: long rounds, a rebuilt stock (R4.2)
+            return message
+
+        game = play_game(self.levels, rng, options=self.options, deck=first,
+                         dealer=self.dealer, script=True, views=False, stall_chance=0.03,
+                         max_rounds=rounds, computer={self.watched}, apply_fn=engine_apply,
+                         advance_fn=engine_advance, policy=policy, keep=True)
+        self.script = game.script
+        self.decks = [first, *decks.dealt]
+        self.rebuilt = any(e.kind == "stock_rebuilt" for e in game.events)
+        self.upto = max(1, round(cut * (len(self.script) - 1)))  # before the last reveal
+
+    def replay(self, decks: list[list[str]], cheat: bool = False) -> tuple[list[Any],
+                                                                         list[Event]]:
+        """The script's first `upto` steps on `decks`, the watched seat deciding afresh
+        on the server's path. Returns its trace (what it received, what it decided) and
+        every event (unredacted)."""
+        state = new_game(self.levels, self.options, START_MS, deck=decks[0],
+                         dealer=self.dealer, computer={self.watched})
+        feeder = Decks(decks=decks[1:])
+        server = ServerSeat(self.seat, self.seat_seed, self.forget_at, cheat)
+        trace: list[Any] = []
+        log: list[Event] = []
+        for step in self.script[:self.upto]:
+            events: list[Event] = []
+            changed = True
+            if step.kind == "start":
+                state, events = apply(state, "p1", action_from_dict({"type": "start"}),
+                                      step.now, feeder)
+            elif step.kind == "advance":
+                state, events = advance(state, step.now)
+            else:
+                assert step.player is not None
+                message = step.message
+                if step.player == self.seat:
+                    message = server.decide(view_for(state, self.seat, step.now), step.now)
+                    trace.append(("decided", message))
+                changed = message is not None
+                if message is not None:
+                    state, events = apply(state, step.player, action_from_dict(message),
+                                          step.now, feeder)
+            if changed:  # the server follows every change of the room (and only those)
+                server.after(state, events, step.now)
+            log.extend(events)
+            mine = [r for e in events if (r := redact(e, self.seat)) is not None]
+            trace.append(("saw", mine, view_for(state, self.seat, step.now)))
+        return trace, log
+
+
+def seen_by_round(trace: list[Any]) -> dict[int, set[str]]:
+    """The cards the seat was shown in each round (events up to the next deal belong to
+    the round they happened in; a view to its own round)."""
+    out: dict[int, set[str]] = {}
+    current = 0
+    for entry in trace:
+        if entry[0] != "saw":
+            continue
+        for event in entry[1]:
+            if event["kind"] == "round_started":
+                current = int(event["round"])
+            out.setdefault(current, set()).update(card_strings(event))
+        view = entry[2]
+        out.setdefault(int(view.get("round") or 0), set()).update(card_strings(view))
+    return out
+
+
+def kept_unseen_by_round(log: list[Event], seat: str) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    current, start = 0, 0
+    for i, e in enumerate([*log, Event("round_started", {"round": -1})]):
+        if e.kind == "round_started":
+            out[current] = kept_unseen(log[start:i], seat)
+            current, start = int(e.data["round"]), i
+    return out
+
+
+def permuted_decks(long: Long, trace: list[Any], log: list[Event],
+                   rng: random.Random) -> list[list[str]]:
+    seen, kept = seen_by_round(trace), kept_unseen_by_round(log, long.seat)
+    return [permuted(deck, seen.get(r + 1, set()), kept.get(r + 1, set()), rng)
+            for r, deck in enumerate(long.decks)]
+
+
+LONG = [  # players, seed, level, rounds, nobody else calls
+    (2, 11, "hard", 4, False), (3, 12, "hard", 3, True), (5, 13, "hard", 2, True),
+    (4, 15, "hard", 4, False), (6, 16, "normal", 2, True), (2, 17, "normal", 4, False),
+    (3, 19, "easy", 4, True), (5, 22, "hard", 3, False),
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "level", "rounds", "quiet"), LONG)
+def test_r17_1_over_rounds_and_a_rebuilt_stock_on_the_servers_seat_path(
+        players: int, seed: int, level: str, rounds: int, quiet: bool) -> None:
+    long = Long(players, seed, level, rounds, quiet, cut=0.55 + (seed % 5) / 11)
+    trace, log = long.replay(long.decks)
+    assert any(t[0] == "decided" for t in trace)
+    if quiet and players >= 3 and level != "easy":
+        assert long.rebuilt  # R4.2: long rounds turned the pile over
+    reached = sum(e.kind == "round_started" for e in log)
+    assert reached >= min(rounds, 2)
+    other = permuted_decks(long, trace, log, random.Random(seed ^ 0x5EED))[:reached]
+    assert other != long.decks[:reached]  # there were unseen cards, and they moved
+    again, _ = long.replay(other + long.decks[reached:])
+    assert again == trace
+
+
+# positions where the hidden cards change what a cheat does (late in a long round the
+# seat has seen nearly every card: a cheat then plays like an honest seat)
+CONTROL = [(4, 15, "hard", 4, False), (6, 16, "normal", 2, True), (2, 17, "normal", 4, False),
+           (5, 22, "hard", 3, False)]
+
+
+def test_the_round_check_catches_a_seat_fed_hidden_cards_on_the_server_path() -> None:
+    """Control: the same seat fed every event unredacted and every hand (what R17.1
+    forbids) is told apart by the per-round permutation check."""
+    caught = 0
+    for players, seed, level, rounds, quiet in CONTROL:
+        long = Long(players, seed, level, rounds, quiet, cut=0.6, cheat=True)
+        cheat, log = long.replay(long.decks, cheat=True)  # what it was sent is in `cheat`
+        reached = sum(e.kind == "round_started" for e in log)
+        other = permuted_decks(long, cheat, log, random.Random(seed))[:reached]
+        try:
+            cheat_again, _ = long.replay(other + long.decks[reached:], cheat=True)
+        except IllegalAction:  # it played otherwise, and the others' moves no longer fit
+            caught += 1
+            continue
+        caught += cheat_again != cheat
+    assert caught == 4

@@ -13,7 +13,7 @@ from crisp.bots import Memory
 from crisp.bots.selfplay import ALL_OPTIONS, play_game
 from crisp.engine import Options, redact
 from tests.bots.helpers import BotSeat
-from tests.engine.helpers import card_strings, start
+from tests.engine.helpers import Game, card_strings, seen_by, start
 
 # dealer p2, so p1 plays first; hands are [left, middle, right]
 HANDS = {"p1": ["9C", "5D", "2S"], "p2": ["KH", "4C", "8H"]}
@@ -183,3 +183,101 @@ def test_r17_2_memory_holds_only_what_the_seat_was_shown_and_round_trips(
             assert Memory.from_json(raw) == memory
         played = result.memories[pid]  # the memory the seat played with: the same events
         assert memory.to_json() | {"level": played.level} == played.to_json()
+
+
+# -- what the `hard` level reads as well (issue 26) -------------------------------------
+
+
+def _until_rebuilt(g: Game, bot: BotSeat) -> None:
+    while not any(e.kind == "stock_rebuilt" for e in g.log):
+        g.play_turn("discard")
+        bot.sync()
+
+
+def test_r4_2_a_stock_rebuilt_from_the_pile_is_known_in_order() -> None:
+    g = start(HANDS, dealer=1)
+    bot = BotSeat(g, "p1")
+    _until_rebuilt(g, bot)
+    assert bot.memory.stock == g.stock  # the pile turned over, not shuffled (R4.2)
+    while g.turn_player != "p2":
+        g.play_turn("discard")
+        bot.sync()
+    top = g.stock[0]
+    assert top[0] not in "JQK"  # a number card p2 can keep unseen (R6.1)
+    g.draw()
+    g.act("p2", "swap", slot="left")
+    bot.sync()
+    # p1 saw the card on the pile and knows the order: p2's new left card is known
+    assert bot.memory.hand("p2")[0] == top
+    assert bot.memory.kept("p2") == [False, False, False]
+    assert bot.memory.stock == g.stock
+    assert top in bot.memory.cards()
+
+
+def test_r4_2_a_memory_that_saw_only_the_end_of_the_pile_knows_only_the_bottom() -> None:
+    g = start(HANDS, dealer=1)
+    full = BotSeat(g, "p1")
+    while len(g.stock) > 1:
+        g.play_turn("discard")
+        full.sync()
+    late = Memory("p1")  # starts watching now (an away seat's memory, R17.2)
+    late.observe(g.view("p1"), [])
+    assert late.pile == g.discard[-1:]
+    seen = len(g.log)
+    g.play_turn("discard")  # the last stock card
+    g.play_turn("discard")  # the pile is turned over (R4.2)
+    late.observe(g.view("p1"), seen_by(g.log[seen:], "p1"))
+    full.sync()
+    assert full.memory.stock == g.stock
+    unknown = len(g.stock) - len([c for c in late.stock if c is not None])
+    assert late.stock[:unknown] == [None] * unknown
+    assert late.stock[unknown:] == g.stock[unknown:]
+    assert 0 < unknown < len(g.stock)
+
+
+def test_memory_reads_the_others_choices_as_soft_bounds() -> None:
+    g = start(HANDS, stock=["6D", "3C", "JH"], dealer=1)
+    mine = BotSeat(g, "p1")
+    g.play_turn("discard")  # p1 throws the 6D
+    g.play_turn("swap", slot="left")  # p2 keeps the 3C unseen, throws its known KH (R5.1)
+    mine.sync()
+    # p2's left is lower than the KH; its right (known to p2) at most the KH
+    assert mine.memory.cap("p2") == [9, 10, 10]
+    assert mine.memory.knows_of("p2") == 0b101
+    g.play_turn("discard")  # p1 throws the Jack: no bound from a face card
+    mine.sync()
+    assert mine.memory.cap("p1") == [10, 10, 10]  # never about itself
+
+
+def test_r5_2_a_thrown_number_card_bounds_the_cards_its_player_knows() -> None:
+    g = start(HANDS, stock=["AD", "4S"], dealer=1)
+    mine = BotSeat(g, "p1")
+    g.play_turn("discard")
+    g.play_turn("discard")  # p2 throws the 4S: its known left and right are at most 5
+    mine.sync()
+    assert mine.memory.cap("p2") == [5, 10, 5]
+
+
+def test_r8_a_queen_moves_bounds_and_what_each_owner_saw() -> None:
+    g = start(HANDS, stock=["2D", "4S", "QS"], dealer=1)
+    mine = BotSeat(g, "p1")
+    g.play_turn("swap", slot="left")  # p1 keeps the 2D
+    g.play_turn("discard")  # p2 throws the 4S
+    g.draw()
+    g.act("p1", "queen", slot="left", target="p2", target_slot="middle")
+    mine.sync()
+    assert mine.memory.hand("p2") == [None, "2D", None]  # its known card moved (R8.1)
+    assert mine.memory.knows_of("p2") == 0b101  # p2 may not look at its middle (R8.3)
+    assert mine.memory.cap("p1")[0] == 10  # p2's middle was never bounded
+
+
+def test_the_added_fields_round_trip_and_older_memories_still_load() -> None:
+    memory = Memory("p1", level="hard", round=2, stock=["AS", None, "3D"],
+                    aware={"p2": 0b111}, caps={"p2": [4, 10, 10]}, moved=["p2", "p1"])
+    raw = json.loads(json.dumps(memory.to_json()))
+    assert Memory.from_json(raw) == memory
+    blank = Memory("p1").to_json()
+    assert not {"stock", "aware", "caps", "moved"} & set(blank)  # compact when empty
+    old = {k: v for k, v in memory.to_json().items()
+           if k not in ("stock", "aware", "caps", "moved")}  # a room saved before issue 26
+    assert Memory.from_json(old).stock == [] and Memory.from_json(old).caps == {}
