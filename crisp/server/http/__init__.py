@@ -1,0 +1,6 @@
+"""HTTP: `api` the lobby routes (protocol.md "HTTP"), `errors` every error answered
+as `{"error": {...}}`, `static`, `shell`, `webassets` and `headers` the web client
+and its delivery, `testclock` the manual clock's test hook.
+
+May import: every other part of the server (`context` for the process's parts).
+"""

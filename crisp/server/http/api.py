@@ -1,7 +1,7 @@
 """HTTP routes (protocol.md "HTTP"): rooms, players, health, the protocol schema.
 
 Errors are always `{"error": {"code", "message"}}`: routes raise, and the
-handlers of `failures.install_handlers` answer from the one table in `failures.py`
+handlers of `http/errors.py` answer from the one table in `wire/failures.py`
 (also FastAPI's own 404/405/422).
 """
 

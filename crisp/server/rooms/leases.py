@@ -34,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.loops import StoreLoop
@@ -43,7 +43,6 @@ from crisp.store import Lease, Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from crisp.server.rooms.service import Rooms
-    from crisp.server.sockets.connection import Connection
 
 log = logging.getLogger("crisp.server.rooms.leases")
 
@@ -54,6 +53,19 @@ RENEW_BATCH = 500  # leases renewed per store call
 STOP_TIMEOUT_S = 3.0
 RESTART_GRACE_MS = 15_000  # real ms: the leases of sockets closed by a graceful stop
 SLEEPER = "presence"  # its name on a manual clock (serverclock.py)
+
+
+class Socket(Protocol):
+    """What presence needs of a live socket (sockets/connection.py is one)."""
+
+    lease: Lease
+    room_code: str
+    player_id: str
+    id: str
+    n: int | None
+
+    @property
+    def closing(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -79,25 +91,25 @@ class Presence:
         self.rooms = rooms
         self.times = times
         self.clock = clock
-        self._held: dict[Lease, Connection] = {}
+        self._held: dict[Lease, Socket] = {}
         self._parting: list[Lease] = []  # sockets closed by a graceful stop
         self.loop = StoreLoop(SLEEPER, clock, self._step, log)
 
     # ---- one socket ----
 
-    async def hold(self, conn: Connection) -> None:
+    async def hold(self, conn: Socket) -> None:
         """Take the socket's lease (before its seat is marked connected)."""
         self._held[conn.lease] = conn
         await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
 
-    async def release(self, conn: Connection) -> None:
+    async def release(self, conn: Socket) -> None:
         """The socket ended in order (its seat is already marked): drop its lease."""
         self._held.pop(conn.lease, None)
         # On failure it runs out by itself; its expiry changes nothing (not the newest).
         with contextlib.suppress(StoreUnavailable):
             await self.store.drop_lease(conn.lease)
 
-    def forget(self, conn: Connection) -> None:
+    def forget(self, conn: Socket) -> None:
         """Stop renewing the lease but leave it to run out (the server is stopping:
         the client is expected back elsewhere; if not, the seat goes disconnected).
         `stop` gives these leases `RESTART_GRACE_MS` in one store call."""
@@ -138,7 +150,7 @@ class Presence:
             if conn is not None and not conn.closing:
                 await self._reclaim(conn)
 
-    async def _reclaim(self, conn: Connection) -> None:
+    async def _reclaim(self, conn: Socket) -> None:
         log.info(
             "room %s: %s lost its presence lease; taking it back", conn.room_code,
             conn.player_id, extra=fields(conn.room_code, "lease_lost", player=conn.player_id),

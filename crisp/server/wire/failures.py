@@ -3,8 +3,8 @@
 `failure_of(exc)` gives the `Failure` for an exception: its error code and
 message, the HTTP status of an HTTP answer, and, on a socket past hello, the
 close (code, reason, end reason) that replaces the `error` message when the
-socket cannot go on. `install_handlers(app, hooks)` answers HTTP with it
-(`{"error": {"code", "message"}}`); `sockets/endpoint.py` answers sockets with it.
+socket cannot go on. `http/errors.py` answers HTTP with it (`{"error": {"code",
+"message"}}`); `sockets/endpoint.py` answers sockets with it.
 """
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from crisp.engine import ActionError, ErrorCode
-from crisp.server.ops.hooks import ServerHooks
 from crisp.server.wire.vocabulary import CloseCode, EndReason, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
@@ -199,27 +197,3 @@ def failure_headers(exc: BaseException) -> dict[str, str] | None:
     if isinstance(exc, RateLimited):
         return {"Retry-After": str(exc.retry_after)}
     return None
-
-
-def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
-    """Answer every exception of the table (and any other, as 500 `internal`) with the
-    HTTP error shape, reporting each answer to `hooks.http_error`."""
-
-    async def answer(request: Request, exc: Exception) -> Response:
-        failure = failure_of(exc)
-        if failure is None:
-            log.exception("unhandled error on %s %s", request.method, request.url.path)
-            failure = HTTP_INTERNAL
-        elif isinstance(exc, StoreUnavailable):
-            log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
-        hooks.http_error(failure.http_status, failure.error_code)
-        return error_response(
-            failure.http_status, failure.error_code, failure.message, failure_headers(exc)
-        )
-
-    handled: tuple[type[Exception], ...] = (
-        ApiError, ActionError, RequestValidationError, StarletteHTTPException, *FAILURES,
-        Exception,
-    )
-    for kind in handled:
-        app.add_exception_handler(kind, answer)
