@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.support.decks import deck, deck_for
 from tests.web.browser_kit import (
+    Hold,
     click_if_enabled,
     draw_from_stock,
     open_seat,
@@ -137,6 +138,7 @@ def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
     for i in range(2, n + 1):
         server.post(f"/api/rooms/{code}/players", {"name": f"Player {i}"})
     ana = phone()
+    hold = Hold(ana)  # the moment after her Queen is held while it is checked (see below)
     open_seat(ana, server.base, code, host)
     tap(ana, "start-game")
     ready_up(ana)
@@ -160,12 +162,18 @@ def test_eight_players_fit_a_360x640_phone_with_nothing_to_scroll_to_act(
     assert_in_view(ana, [*table_ids(n), "queen-confirm", "queen-cancel"])
     target = f"seat-{last}-slot-right"
     assert_not_covered(ana, ["queen-confirm", "queen-cancel", "my-slot-left", target])
+    # The others are away (joined, never connected): the computer plays each of them at
+    # once, so the last seat's turn, which ends its marks, comes a moment later; the
+    # update that ends Ana's turn is held on her phone while it is checked.
+    hold.freeze_on(lambda m: m.get("type") == "update" and m["view"]["turn"] is not None
+                   and m["view"]["turn"]["player"] != "p1")
     tap(ana, "queen-confirm")
-    wait_view(ana, "v.turn && v.turn.player !== 'p1'")
+    hold.wait()
     expect(ana.get_by_test_id(f"seat-{last}-slot-right")).to_have_attribute("data-mark", "queen")
     # not her turn: her own cards are still on screen, not behind the dock
     assert_in_view(ana, table_ids(n))
     assert_not_covered(ana, [f"my-slot-{s}" for s in SLOTS])
+    hold.release()
 
 
 def test_how_to_play_opens_from_home_and_from_the_table_and_the_move_log_from_the_table(
