@@ -100,6 +100,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
             trusted=TrustedProxies(settings.trusted_proxies),
             hooks=hooks,
             log_interval_s=settings.log_interval_s,
+            connect_rate=settings.connect_rate_per_s,
         ),
         client_errors=LogThrottle(settings.log_interval_s),
     )

@@ -43,7 +43,7 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
         # the tests of those limits (tests/edge/) set them.
         values: dict[str, Any] = {
             "test_hooks": True, "clock": "manual", "http_limits": "off",
-            "client_rate_per_s": 100_000,
+            "client_rate_per_s": 100_000, "connect_rate_per_s": 0,
             # the kit's players move far faster than people; the tests of the seat
             # rate (test_edge_ws, test_server_ws) set the production 10/s themselves
             "rate_per_s": KIT_RATE_PER_S,

@@ -26,6 +26,7 @@ from tests.support.rooms import create_room, join_room, table
 from tests.support.servers import ROOT, ProcServer
 
 FAST = {"CRISP_TEST_HOOKS": "1", "CRISP_HTTP_LIMITS": "off", "CRISP_TIME_SCALE": "0.05",
+        "CRISP_CONNECT_RATE_PER_S": "0",
         "CRISP_LOG_LEVEL": "info"}
 
 

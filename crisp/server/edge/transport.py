@@ -15,6 +15,13 @@ and `ws=` by `main.uvicorn_options`), and a per-process `Guard` decides:
 - **headers**: a connection must deliver a request's headers within
   `CRISP_HEADER_TIMEOUT_S` of opening (or of its previous response), else it is
   closed;
+- **pre-hello websockets** (issue 23): a websocket that has not yet sent a valid
+  `hello` is as evictable as a connection waiting for headers (the endpoint tells
+  the guard when the hello passed: `scope["crisp.hello"]`), and under pressure
+  (half the cap in use) the endpoint gives it `PRESSED_HELLO_S` instead of
+  `CRISP_HELLO_TIMEOUT_S`;
+- **connection rate**: a peer address may open at most `CRISP_CONNECT_RATE_PER_S`
+  connections a second (a burst of twice that); more are closed at once;
 - **websockets**: a text frame that is not UTF-8 closes the socket with 1007,
   without the traceback uvicorn would log; the closing handshake waits
   `CLOSE_TIMEOUT_S` for the peer, not uvicorn's 10 s.
@@ -27,6 +34,7 @@ client) these classes behave exactly like uvicorn's.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import resource
 import time
@@ -35,6 +43,7 @@ from typing import Any, cast
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from crisp.server.edge.clients import TrustedProxies, client_key
+from crisp.server.edge.ratelimit import TokenBucket
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.throttle import LogThrottle
 
@@ -53,6 +62,9 @@ GUARD_KEY = "crisp.guard"
 FD_RESERVE = 128  # descriptors kept for everything else: Redis pool, logs, listeners
 MIN_CONNECTIONS = 32
 CLOSE_TIMEOUT_S = 2.0
+PRESSURE = 0.5  # the share of the cap in use from which pre-hello sockets get less time
+PRESSED_HELLO_S = 1.0  # their hello window then
+MAX_OPENING_BUCKETS = 10_000  # per-address connection-rate buckets before full ones go
 
 
 def raise_file_limit() -> tuple[int, int]:
@@ -93,16 +105,21 @@ class Guard:
         trusted: TrustedProxies,
         hooks: ServerHooks,
         log_interval_s: float = 30.0,
+        connect_rate: float = 0.0,
     ) -> None:
         self.max_total = max_total
+        self.connect_rate = connect_rate  # connections a second per client (0: no limit)
+        self._openings: dict[str, TokenBucket] = {}
         self.max_per_client = max_per_client
         self.header_timeout_s = header_timeout_s
         self.trusted = trusted
         self.hooks = hooks
         self.clients: dict[asyncio.BaseTransport, str | None] = {}  # transport -> client
         self.per_client: dict[str, int] = {}
-        # Connections waiting for request headers, oldest first (dicts keep order).
+        # Connections waiting for request headers, and websockets waiting for their
+        # hello: oldest first (dicts keep order), the ones a new connection may evict.
         self.waiting: dict[asyncio.BaseTransport, float] = {}
+        self.prehello: dict[asyncio.BaseTransport, float] = {}
         self._log = LogThrottle(log_interval_s)
 
     @property
@@ -121,6 +138,9 @@ class Guard:
         ):
             self._drop("per_client", client)
             return False
+        if client is not None and self.connect_rate and not self._opening(client):
+            self._drop("connect_rate", client)
+            return False
         if len(self.clients) >= self.max_total and not self._evict():
             self._drop("total", client)
             return False
@@ -129,6 +149,37 @@ class Guard:
             self.per_client[client] = self.per_client.get(client, 0) + 1
         self.waiting[transport] = time.monotonic()
         return True
+
+    def _opening(self, client: str) -> bool:
+        """Spend one of the client's connection openings (a bucket per address,
+        forgotten once full again)."""
+        bucket = self._openings.get(client)
+        if bucket is None:
+            if len(self._openings) >= MAX_OPENING_BUCKETS:
+                now = time.monotonic()
+                for key in [k for k, b in self._openings.items() if b.full_since(now)]:
+                    del self._openings[key]
+            bucket = self._openings[client] = TokenBucket(self.connect_rate, 2 * self.connect_rate)
+        return bucket.take()
+
+    @property
+    def pressed(self) -> bool:
+        """Half the cap or more is in use: pre-hello sockets get `PRESSED_HELLO_S`."""
+        return len(self.clients) >= self.max_total * PRESSURE
+
+    def hello_window(self, normal_s: float) -> float:
+        """How long a new websocket has for its hello now."""
+        return min(normal_s, PRESSED_HELLO_S) if self.pressed else normal_s
+
+    def upgraded(self, transport: asyncio.BaseTransport) -> None:
+        """The connection became a websocket that has not said hello yet: evictable."""
+        if transport in self.clients:
+            self.waiting.pop(transport, None)
+            self.prehello[transport] = time.monotonic()
+
+    def said_hello(self, transport: asyncio.BaseTransport) -> None:
+        """The websocket's hello passed: it holds a seat, never evicted."""
+        self.prehello.pop(transport, None)
 
     def busy(self, transport: asyncio.BaseTransport) -> None:
         """The connection has a request (or became a websocket): not evictable."""
@@ -143,6 +194,7 @@ class Guard:
     def release(self, transport: asyncio.BaseTransport) -> None:
         """The connection is gone."""
         self.waiting.pop(transport, None)
+        self.prehello.pop(transport, None)
         if transport not in self.clients:
             return
         client = self.clients.pop(transport)
@@ -159,13 +211,17 @@ class Guard:
         transport.close()
 
     def _evict(self) -> bool:
-        """Close the connection that has waited longest for its request headers."""
-        for transport in self.waiting:
-            self.release(transport)
-            transport.close()
-            self._drop("evicted", None)
-            return True
-        return False
+        """Close the connection that has waited longest for its request headers, or
+        the websocket that has waited longest for its hello, whichever is older."""
+        oldest = [(since, transport) for pool in (self.waiting, self.prehello)
+                  for transport, since in list(pool.items())[:1]]
+        if not oldest:
+            return False
+        _, transport = min(oldest, key=lambda item: item[0])
+        self.release(transport)
+        transport.close()
+        self._drop("evicted", None)
+        return True
 
     def _drop(self, reason: str, client: str | None) -> None:
         self.hooks.connection_dropped(reason)
@@ -277,6 +333,14 @@ if WebSocketsSansIOProtocol is not None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.close_timeout = CLOSE_TIMEOUT_S
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            guard = _guard_of(self)
+            scope = getattr(self, "scope", None)
+            if guard is not None and scope is not None:  # accepted: evictable until hello
+                guard.upgraded(self.transport)
+                scope["crisp.hello"] = functools.partial(guard.said_hello, self.transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard = _guard_of(self)

@@ -117,6 +117,10 @@ class Settings(BaseSettings):
         default=50.0, gt=0, le=100000,
         description="websocket messages per second from one client address (all its sockets)",
     )
+    connect_rate_per_s: float = Field(
+        default=30.0, ge=0, le=10_000,
+        description="connections one client address may open per second (burst 2x; 0 = no limit)",
+    )
     max_connections_per_client: int = Field(
         default=64, ge=0, description="open connections of one client address (0 = no cap)"
     )

@@ -72,9 +72,9 @@ class LogThrottle:
 
 class AccessThrottle(logging.Filter):
     """A logging filter for uvicorn's loggers: per client address, at most `lines`
-    access lines per `interval`; a client-triggered warning (an invalid HTTP
-    request) at most once per interval. A line that follows left-out ones says how
-    many were left out."""
+    access lines (websocket handshakes included) per `interval`; a client-triggered
+    warning (an invalid HTTP request) at most once per interval. A line that follows
+    left-out ones says how many were left out."""
 
     def __init__(self, interval: float = 30.0, lines: int = 100) -> None:
         super().__init__()
@@ -82,7 +82,7 @@ class AccessThrottle(logging.Filter):
         self.warnings = LogThrottle(interval, 1)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name == "uvicorn.access":
+        if record.name == "uvicorn.access" or _websocket_line(record):
             args = record.args
             client = args[0] if isinstance(args, tuple) and args else "-"
             throttle, key = self.access, str(client).rsplit(":", 1)[0]
@@ -96,3 +96,11 @@ class AccessThrottle(logging.Filter):
         if left_out:
             record.msg = f"{record.msg} ({left_out} similar lines left out)"
         return True
+
+
+def _websocket_line(record: logging.LogRecord) -> bool:
+    """uvicorn's line per websocket handshake (`'%s - "WebSocket %s" [accepted]'`, at
+    INFO on `uvicorn.error`): an access line like any other (issue 23: one address
+    opening websockets in a loop wrote 732 lines a second)."""
+    msg = record.msg
+    return record.name == "uvicorn.error" and isinstance(msg, str) and '"WebSocket ' in msg

@@ -166,7 +166,15 @@ async def _hello(
         _refuse(ctx, room_code, Refusal.BAD_HELLO, client)
         await ws.close(CloseCode.KICKED, "removed from the room")
         return None
+    said_hello(ws)
     return player_id
+
+
+def said_hello(ws: WebSocket) -> None:
+    """The socket's hello passed: the edge no longer evicts it (edge/transport.py)."""
+    done = ws.scope.get("crisp.hello")
+    if done is not None:
+        done()
 
 
 async def _receive_hello(
@@ -174,7 +182,7 @@ async def _receive_hello(
 ) -> str | None:
     """The hello token, or None (the socket was closed with 4401 or went away)."""
     try:
-        async with asyncio.timeout(ctx.settings.hello_timeout_s):
+        async with asyncio.timeout(ctx.guard.hello_window(ctx.settings.hello_timeout_s)):
             msg = await ws.receive()
     except TimeoutError:
         _refuse(ctx, room_code, Refusal.HELLO_TIMEOUT, client)
