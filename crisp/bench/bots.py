@@ -1,8 +1,8 @@
 """How long a computer player takes to decide, per level (issue 26: `hard` within 5 ms per
 decision at the 99th percentile), with `normal` as the reference in the same run.
 
-    .venv/bin/python bench/bots.py                       # 2, 4 and 8 seats, 60 games each
-    .venv/bin/python bench/bots.py --games 200 --seats 2,4,8 --seed 1
+    .venv/bin/python -m crisp.bench.bots                 # 2, 4 and 8 seats, 60 games each
+    .venv/bin/python -m crisp.bench.bots --games 200 --seats 2,4,8 --seed 1
 
 Bot-only games through the engine (`crisp.bots.selfplay`): half the seats play
 `hard`, the others `normal` (every table mixes both, so both see the same

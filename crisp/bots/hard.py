@@ -39,8 +39,10 @@ from .memory import Memory
 from .moves import Message
 from .worlds import JACK, KING, QUEEN, VALUES, Worlds, rank_of
 
-SAMPLES = 48  # tables dealt for a crisp call
-FINAL_SAMPLES = 40  # ... for a final turn
+SAMPLES = 48  # tables dealt for a crisp call at a table of two
+SAMPLES_PER_SEAT = 3  # ... fewer for each further seat (each table costs more)
+MIN_SAMPLES = 32
+FINAL_SAMPLES = 40  # tables dealt for a final turn
 LAMBDA = 0.8  # the price of one of its own cards it does not know (mid-round)
 RHO_SIDE = 0.25  # what a point added to an opponent's hand is worth to it, card seen
 RHO_MID = 0.6  # ... card hidden in their middle (R8.3)
@@ -52,9 +54,6 @@ PATIENCE = 4  # after this many of its turns, the threshold falls by STEP per tu
 STEP = 0.03
 LOWEST_CHANCE = 0.35
 LAST_CALL = 24  # after this many of its turns it calls at the next window
-RISK = 0.0  # the threshold rises by this per spread it leads the game by (falls if behind)
-ROUND_POINTS = 11.0  # what a round adds to a running total, about (R12.4)
-ROUND_SPREAD = 11.5  # ... and how much the difference of two players' rounds varies
 UNAWARE = 6.5  # what a player takes a card they never saw to be
 ATTACK_FROM = 6  # a player turns a Queen on the caller with a card at least this high
 BLUFF = 10.0  # a swap that loses at most this much is still made
@@ -68,12 +67,12 @@ def _pick(rng: random.Random, items: list[Any]) -> Any:
 # -- the others' final turns, in a sampled table ------------------------------------------
 
 
-def _final_turn(hands: list[list[int]], aware: list[int], who: int, caller: int | None,
+def _final_turn(hands: list[list[int]], aware: list[int], who: int, caller: int,
                 stock: list[int], pos: int) -> int:
-    """One player's final turn (R11.1) in a sampled table: draws from `stock` at `pos`,
-    keeps a number card lower than the card it believes highest, turns a Queen on the
-    caller (R8.5) with a high card, takes a King's two draws (R9). Returns the new
-    position in the stock."""
+    """One player's final turn (R11.1) in a sampled table (card values; the stock as
+    ranks): draws from `stock` at `pos`, keeps a number card lower than the card it
+    believes highest, turns a Queen on the caller (R8.5) when its highest is high,
+    takes a King's two draws (R9). Returns the new position in the stock."""
     draws = 1
     hand = hands[who]
     bits = aware[who]
@@ -86,62 +85,48 @@ def _final_turn(hands: list[list[int]], aware: list[int], who: int, caller: int 
             continue
         if r == JACK:
             continue
-        believed = [VALUES[hand[s]] if bits >> s & 1 else UNAWARE for s in range(3)]
-        worst = max(range(3), key=believed.__getitem__)
+        b0 = hand[0] if bits & 1 else UNAWARE
+        b1 = hand[1] if bits & 2 else UNAWARE
+        b2 = hand[2] if bits & 4 else UNAWARE
+        worst, high = (0, b0) if b0 >= b1 and b0 >= b2 else (1, b1) if b1 >= b2 else (2, b2)
         if r == QUEEN:
-            if caller is not None and caller != who and believed[worst] >= ATTACK_FROM:
+            if caller != who and high >= ATTACK_FROM:
                 theirs = hands[caller]
-                low = min(range(3), key=lambda s: VALUES[theirs[s]])
+                low = theirs.index(min(theirs))
                 hand[worst], theirs[low] = theirs[low], hand[worst]
             continue
-        if VALUES[r] < believed[worst] - 0.5:
-            hand[worst] = r
+        if VALUES[r] < high - 0.5:
+            hand[worst] = VALUES[r]
             bits |= 1 << worst
     return pos
 
 
 def lowest_share(view: dict[str, Any], memory: Memory, rng: random.Random,
-                 samples: int = SAMPLES) -> float:
+                 samples: int | None = None) -> float:
     """In how many sampled tables my total ends strictly lowest (R12.2) if I call now."""
     n = len(view.get("players", []))
     worlds = Worlds(view, memory, depth=n + 3)
     me = worlds.me
     order = [(me + i) % n for i in range(1, n)]
+    count = samples or max(MIN_SAMPLES, SAMPLES - SAMPLES_PER_SEAT * (n - 2))
     wins = 0
-    for _ in range(samples):
+    for _ in range(count):
         hands, stock = worlds.sample(rng)
         pos = 0
         for who in order:
             pos = _final_turn(hands, worlds.aware, who, me, stock, pos)
-        mine = sum(VALUES[r] for r in hands[me])
-        wins += all(sum(VALUES[r] for r in hands[o]) > mine for o in order)
-    return wins / samples
-
-
-def lead(view: dict[str, Any]) -> float:
-    """How far ahead I am in the game, in round-score spreads still to play: my lead on
-    the best other running total (R12.4, R12.6), over the spread of the rounds left
-    before someone reaches the limit (R12.5). Positive: ahead."""
-    players = view.get("players") or []
-    you = view.get("you")
-    mine = next((p.get("total", 0) for p in players if p["id"] == you), 0)
-    others = [p.get("total", 0) for p in players if p["id"] != you]
-    if not others:
-        return 0.0
-    limit = (view.get("options") or {}).get("limit") or 100
-    left = max(0.0, (limit - max([mine, *others])) / ROUND_POINTS)
-    return float(min(others) - mine) / float(ROUND_SPREAD * (left + 1.0) ** 0.5)
+        mine = sum(hands[me])
+        wins += all(sum(hands[o]) > mine for o in order)
+    return wins / count
 
 
 def should_call(view: dict[str, Any], memory: Memory, rng: random.Random) -> bool:
-    """R10: call when I end lowest in enough of the tables I could be at. Ahead in the
-    game, it wants more (a failed call costs 10, R12.3); behind, it takes the risk."""
+    """R10: call when I end lowest in enough of the tables I could be at."""
     if memory.my_turns >= LAST_CALL:
         return True
     others = len(view.get("players", [])) - 1
     threshold = CALL_CHANCE + CALL_CHANCE_BY_TABLE * max(0, others - 1)
     threshold -= STEP * max(0, memory.my_turns - PATIENCE)
-    threshold += RISK * max(-1.5, min(1.5, lead(view)))
     return lowest_share(view, memory, rng) >= max(LOWEST_CHANCE, threshold)
 
 
@@ -193,34 +178,30 @@ def _queen_options(k: Knowledge, hand: _Hand, price: float, harm: bool,
 def _stock_gain(k: Knowledge, memory: Memory, view: dict[str, Any], hand: _Hand,
                 price: float, rng: random.Random) -> float:
     """What a draw from the stock is expected to gain: its known top (R4.2), else the
-    unseen cards' ranks."""
+    unseen cards' ranks (a J, Q or K a third each of the unseen faces)."""
     current = view.get("round") == memory.round
     known = memory.stock[0] if current and memory.stock else None
-    queen_gain = max(0.0, _queen_options(k, hand, price, True, rng)[0][0]) if k.others else 0.0
-    jack_gain = price if hand.unknown[1] else 0.0
-
-    def gain_of(rank: int) -> float:
-        if rank == JACK:
-            return jack_gain
-        if rank == QUEEN:
-            return queen_gain
-        if rank == KING:
-            return 2.0 * number_gain
-        return max(0.0, hand.best_swap(VALUES[rank], price)[0])
-
+    queen = max(0.0, _queen_options(k, hand, price, True, rng)[0][0]) if k.others else 0.0
+    jack = price if hand.unknown[1] else 0.0
     numbers = sum(k.numbers[v] for v in range(1, 11))
-    number_gain = 0.0
-    if numbers:
-        number_gain = sum(k.numbers[v] * max(0.0, hand.best_swap(v, price)[0])
-                          for v in range(1, 11)) / numbers
+    per_number = {v: _number_gain(hand, v, price) for v in range(1, 11)}
+    number = sum(k.numbers[v] * per_number[v] for v in range(1, 11)) / numbers \
+        if numbers else 0.0
+    king = 2.0 * number  # R9.1: two more draws
     if known is not None:
-        return gain_of(rank_of(known))
-    faces = k.unseen - numbers
+        rank = rank_of(known)
+        return jack if rank == JACK else queen if rank == QUEEN else king if rank == KING \
+            else per_number[VALUES[rank]]
     if k.unseen <= 0:
         return 0.0
-    per_face = faces / 3.0
-    return (numbers * number_gain + per_face * (jack_gain + queen_gain + 2.0 * number_gain)) \
-        / k.unseen
+    faces = (k.unseen - numbers) / 3.0
+    return (numbers * number + faces * (jack + queen + king)) / k.unseen
+
+
+def _number_gain(hand: _Hand, card: int, price: float) -> float:
+    """What a number card from the stock gains: its best swap, or nothing if discarded."""
+    top = hand.best_swap(card, price)[0]
+    return 0.0 if top <= -BLUFF else top
 
 
 def choose_draw(view: dict[str, Any], memory: Memory, k: Knowledge, final: bool,
@@ -294,17 +275,18 @@ def final_resolve(view: dict[str, Any], memory: Memory, k: Knowledge,
                 break
     if not options:
         return moves.msg("discard") if "discard" in legal else None
-    held_rank = rank_of(held)
+    held_value = VALUES[rank_of(held)]
     scores = [0.0] * len(options)
     for _ in range(FINAL_SAMPLES):
         hands, _stock = worlds.sample(rng)
-        totals = [sum(VALUES[r] for r in h) for h in hands]
+        totals = [sum(h) for h in hands]
+        mine = hands[me]
         for i, (kind, s, seat, t) in enumerate(options):
             after = list(totals)
             if kind == "swap":
-                after[me] += VALUES[held_rank] - VALUES[hands[me][s]]
+                after[me] += held_value - mine[s]
             elif kind == "queen":
-                delta = VALUES[hands[seat][t]] - VALUES[hands[me][s]]
+                delta = hands[seat][t] - mine[s]
                 after[me] += delta
                 after[seat] -= delta
             scores[i] += _round_score(after, me, caller, n)

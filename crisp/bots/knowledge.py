@@ -21,6 +21,7 @@ DECK_TEXTS = tuple(c.text for c in FULL_DECK)
 KEPT_CEILING = 5  # a card a player kept from the stock is taken to be one of the low ones
 CALLER_CEILING = 6  # a card of a player who called crisp (R10.1) is taken to be at most this
 QUEEN_HIT = 5.0  # what a Queen swap against the caller in a final turn costs it (R8.5)
+QUEEN_TURNED = 0.6  # how often a player who draws a Queen then turns it on the caller
 
 
 @cache
@@ -174,7 +175,7 @@ class Knowledge:
         `hit` higher if one of them draws a Queen and turns it on me (R8.5). More
         opponents, or less known of their hands, make it smaller."""
         mine, my_var = self.total(self.me), self.total_var(self.me)
-        spared = 1.0 - self.queen_risk()
+        spared = 1.0 - QUEEN_TURNED * self.queen_risk()
         return spared * self._below(mine, my_var, others_gain) + \
             (1.0 - spared) * self._below(mine + hit, my_var, others_gain)
 

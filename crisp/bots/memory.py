@@ -70,7 +70,6 @@ class Memory:
     stock: list[str | None] = field(default_factory=list)  # R4.2: top first; [] = not known
     aware: dict[str, int] = field(default_factory=dict)  # bit i: slot i seen by its owner
     caps: dict[str, list[int]] = field(default_factory=dict)
-    moved: list[str] = field(default_factory=list)  # players who started a turn this round
     caller: str | None = None
     turns: int = 0  # turns started this round (public)
     my_turns: int = 0
@@ -137,7 +136,6 @@ class Memory:
         self.stock = []
         self.aware = {}
         self.caps = {}
-        self.moved = []
         self.turns = self.my_turns = 0
 
     def _hand(self, player: str) -> list[str | None]:
@@ -219,8 +217,6 @@ class Memory:
             self.pile += self.kings  # R9.3: a turn's Kings go on the pile as it ends
             self.kings = []
             self.turns += 1
-            if isinstance(player, str) and player not in self.moved:
-                self.moved.append(player)
             if player == self.me:
                 self.my_turns += 1
         elif kind == "peek" and player == self.me:  # R2.4, R7.1, R8.2, R8.3
@@ -292,8 +288,6 @@ class Memory:
             out["aware"] = dict(self.aware)
         if self.caps:
             out["caps"] = {p: list(c) for p, c in self.caps.items()}
-        if self.moved:
-            out["moved"] = list(self.moved)
         return out
 
     @staticmethod
@@ -308,6 +302,5 @@ class Memory:
             stock=list(raw.get("stock", ())),
             aware={p: int(b) for p, b in raw.get("aware", {}).items()},
             caps={p: [int(x) for x in c] for p, c in raw.get("caps", {}).items()},
-            moved=list(raw.get("moved", ())),
             caller=raw["caller"], turns=raw["turns"], my_turns=raw["my_turns"],
         )

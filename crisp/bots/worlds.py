@@ -10,20 +10,21 @@ cards to those positions at random, consistently with what the seat saw:
 - a card a player drew from the stock and kept unseen is a number card (R6.1);
 - a soft bound from its owner's public choices (`Memory.caps`) holds in most
   samples (`CAP_TRUST`), not all: it is a guess about people, never a card;
-- a crisp caller's cards (R10.1) are mostly low (`CALLER_CAP`);
+- a crisp caller believes its hand low (R10.1): in most samples (`CALLER_TRUST`)
+  the cards it saw add up, with the ones it did not see taken as average, to at
+  most `CALL_CEIL`;
 - the known part of a rebuilt stock is where the seat saw it (R4.2).
 
 Cards are dealt by rank only (A..9, T, J, Q, K: what matters for values and
-specials), drawn without replacement from the counts of the unseen ranks, in a
-fixed order of positions: so the samples are a function of what the seat saw
-and of the random source alone. Permute the cards the seat never saw and the
-set of unseen ranks is the same: so are the samples.
+specials), from the unseen cards listed in deck order, by a partial
+Fisher-Yates shuffle driven by the random source alone. Permute the cards the
+seat never saw and that list is the same: so are the samples.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from .knowledge import DECK_TEXTS, placed_cards
@@ -37,27 +38,15 @@ NUMBERS = RANK_OF["T"] + 1  # ranks below this index are number cards (R6.1)
 CAP_TRUST = 0.8  # how often a soft bound from a player's choices is taken as true
 UNAWARE = 6.5  # what a player takes a card they never saw to be
 CALL_CEIL = 11.0  # a crisp caller believes its total is at most this (R10.1)
-PASS_FLOOR = 11.0  # a player who let their crisp window pass believes theirs is at least this
-FLOOR_STEP = 1.0  # ... less this for each opponent beyond the first (harder to be lowest)
-BELIEF_TRUST = 0.8  # how often those are taken as true
-TRIES = 4  # samples of one hand tried before one that breaks a belief is kept
+CALLER_TRUST = 0.8  # how often that is taken as true
+TRIES = 4  # hands of the caller dealt before one that breaks its belief is kept
+
+Slot = tuple[int, int, int, float]  # position in the hand, rank bound, hard bound, trust
 
 
 def rank_of(card: str) -> int:
+    """The index of a card's rank in RANKS."""
     return RANK_OF[card[0]]
-
-
-@dataclass
-class Slot:
-    """An unknown position of a hand: `hi` bounds the ranks it may hold (a prefix of
-    RANKS), `soft` says the bound is a guess that may be dropped, `floor` is the
-    bound without the guess (number cards only for a card kept from the stock)."""
-
-    player: int
-    slot: int
-    hi: int
-    floor: int
-    trust: float
 
 
 class Worlds:
@@ -70,39 +59,28 @@ class Worlds:
         current = view.get("round") == memory.round
         placed = placed_cards(view, memory)
         self.pool = [rank_of(c) for c in DECK_TEXTS if c not in placed]  # in deck order
-        self.unseen = len(self.pool)
-        crisp = view.get("crisp") or {}
-        caller = crisp.get("caller") or (memory.caller if current else None)
+        caller = (view.get("crisp") or {}).get("caller") or (memory.caller if current else None)
         self.caller = ids.index(caller) if caller in ids else None
-        self.known: list[list[int | None]] = []  # rank index of each known card
+        self.known: list[list[int]] = []  # the value of each known card, -1 if unknown
         self.aware: list[int] = []  # bit i: the owner saw slot i (memory.aware)
-        groups: list[tuple[int, list[Slot], float, float]] = []  # player, slots, belief
-        moved = set(memory.moved) if current else set()
-        n = len(ids)
-        floor_total = PASS_FLOOR - FLOOR_STEP * max(0, n - 2)
+        groups: list[tuple[int, list[Slot]]] = []
         for i, pid in enumerate(ids):
             hand = memory.hand(pid) if current else [None, None, None]
             kept = memory.kept(pid) if current else [False, False, False]
             caps = memory.cap(pid) if current else [NO_CAP] * 3
-            self.known.append([None if c is None else rank_of(c) for c in hand])
+            self.known.append([-1 if c is None else VALUES[rank_of(c)] for c in hand])
             self.aware.append(memory.knows_of(pid) if current else DEALT)
-            slots = []
+            slots: list[Slot] = []
             for s in range(3):
                 if hand[s] is not None:
                     continue
                 floor = NUMBERS if kept[s] else len(RANKS)
-                cap = caps[s]
-                hi = min(floor, cap) if cap < NO_CAP else floor
-                slots.append(Slot(i, s, hi, floor, CAP_TRUST if hi < floor else 1.0))
-            slots.sort(key=lambda x: x.hi)  # the tightest first: fewer dead ends
-            low, high = 0.0, 99.0
-            if i != self.me and i == self.caller:
-                high = CALL_CEIL  # R10.1
-            elif i != self.me and self.caller is None and pid in moved:
-                low = floor_total  # it passed its windows (R10.1)
+                hi = min(floor, caps[s]) if caps[s] < NO_CAP else floor
+                slots.append((s, hi, floor, CAP_TRUST if hi < floor else 1.0))
             if slots:
-                groups.append((i, slots, low, high))
-        groups.sort(key=lambda g: min(x.hi for x in g[1]))
+                slots.sort(key=lambda x: x[1])  # the tightest first: fewer dead ends
+                groups.append((i, slots))
+        groups.sort(key=lambda g: g[1][0][1])
         self.groups = groups
         stock = list(memory.stock) if current else []
         count = int(view.get("stock_count") or 0)
@@ -111,7 +89,7 @@ class Worlds:
         self.stock += [None] * (min(depth, count) - len(self.stock))
 
     def sample(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """One table: every hand's ranks (rank indexes) and the top of the stock.
+        """One table: every hand's card values, and the ranks on top of the stock.
 
         A partial Fisher-Yates shuffle of the unseen cards: each position takes a
         card at random from those left; a position with a bound retries a few times
@@ -120,35 +98,35 @@ class Worlds:
         pool = list(self.pool)
         size = len(pool)
         taken = 0
-        hands = [[-1 if r is None else r for r in hand] for hand in self.known]
-        for player, slots, low, high in self.groups:
+        hands = [list(hand) for hand in self.known]
+        caller = self.caller
+        for player, slots in self.groups:
             hand = hands[player]
-            belief = (low > 0.0 or high < 99.0) and rand() < BELIEF_TRUST
+            belief = player == caller and player != self.me and rand() < CALLER_TRUST
             start = taken
             for _attempt in range(TRIES if belief else 1):
                 taken = start
-                for pos in slots:
-                    if taken >= size:
-                        hand[pos.slot] = 0  # never expected: no card left to deal
+                for slot, hi, floor, trust in slots:
+                    if taken >= size:  # never expected: no card left to deal
+                        hand[slot] = 0
                         continue
-                    hi = pos.hi
-                    if hi < pos.floor and rand() >= pos.trust:
-                        hi = pos.floor
+                    if hi < floor and rand() >= trust:
+                        hi = floor
                     i = taken + int(rand() * (size - taken))
                     if pool[i] >= hi:
                         i = _within(pool, taken, size, hi, rand)
                         if i < 0:
-                            i = _within(pool, taken, size, pos.floor, rand)
+                            i = _within(pool, taken, size, floor, rand)
                         if i < 0:
                             i = taken
                     pool[i], pool[taken] = pool[taken], pool[i]
-                    hand[pos.slot] = pool[taken]
+                    hand[slot] = VALUES[pool[taken]]
                     taken += 1
                 if not belief:
                     break
                 bits = self.aware[player]
-                believed = sum(VALUES[hand[s]] if bits >> s & 1 else UNAWARE for s in range(3))
-                if low <= believed <= high:
+                believed = sum(hand[s] if bits >> s & 1 else UNAWARE for s in range(3))
+                if believed <= CALL_CEIL:
                     break
         stock = []
         for known in self.stock:
@@ -163,9 +141,9 @@ class Worlds:
 
 
 def _within(pool: list[int], start: int, size: int, hi: int,
-            rand: Any) -> int:
+            rand: Callable[[], float]) -> int:
     """The index of a card below rank `hi` among pool[start:size]: a few random tries,
-    then the first from a random point; -1 when there is none."""
+    then the first one from a random point on; -1 when there is none."""
     span = size - start
     for _ in range(3):
         i = start + int(rand() * span)

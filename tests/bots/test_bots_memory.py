@@ -273,11 +273,11 @@ def test_r8_a_queen_moves_bounds_and_what_each_owner_saw() -> None:
 
 def test_the_added_fields_round_trip_and_older_memories_still_load() -> None:
     memory = Memory("p1", level="hard", round=2, stock=["AS", None, "3D"],
-                    aware={"p2": 0b111}, caps={"p2": [4, 10, 10]}, moved=["p2", "p1"])
+                    aware={"p2": 0b111}, caps={"p2": [4, 10, 10]})
     raw = json.loads(json.dumps(memory.to_json()))
     assert Memory.from_json(raw) == memory
     blank = Memory("p1").to_json()
-    assert not {"stock", "aware", "caps", "moved"} & set(blank)  # compact when empty
+    assert not {"stock", "aware", "caps"} & set(blank)  # compact when empty
     old = {k: v for k, v in memory.to_json().items()
-           if k not in ("stock", "aware", "caps", "moved")}  # a room saved before issue 26
+           if k not in ("stock", "aware", "caps")}  # a room saved before issue 26
     assert Memory.from_json(old).stock == [] and Memory.from_json(old).caps == {}

@@ -16,6 +16,8 @@ from crisp.bots import (
     random_move,
     think_ms,
 )
+from crisp.bots.knowledge import Knowledge
+from crisp.bots.normal import FINAL_GAIN
 from crisp.engine import Options, action_from_dict
 from crisp.engine.timing import START_DELAY_MS, WINDOW_MS
 from tests.bots.helpers import BotSeat
@@ -34,20 +36,20 @@ def after_first_draw(hands: dict[str, list[str]], stock: list[str], level: str =
     return bot
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "random"])
 def test_r16_2_every_level_confirms_the_peek(level: str) -> None:
     g = start(HANDS, dealer=1, ready=False)
     assert BotSeat(g, "p1", level).choose() == {"type": "ready"}
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "random"])
 def test_r17_1_a_bot_never_takes_the_hosts_decisions(level: str) -> None:
     g = lobby(3)
     assert "start" in g.legal("p1")
     assert BotSeat(g, "p1", level).choose() is None
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_r5_1_a_low_card_replaces_the_highest_known_card(level: str) -> None:
     bot = after_first_draw(HANDS, ["AH"], level)
     assert bot.choose() == {"type": "swap", "slot": "left"}
@@ -64,7 +66,7 @@ def test_r5_1_normal_puts_a_low_card_in_for_an_unknown_middle() -> None:
     assert bot.choose() == {"type": "swap", "slot": "middle"}
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_r7_the_jack_looks_at_an_unknown_middle_once(level: str) -> None:
     bot = after_first_draw(HANDS, ["JS", "3H", "JD"], level)
     assert bot.play() == {"type": "jack"}
@@ -94,7 +96,7 @@ def test_r8_easy_never_plays_the_queen() -> None:
     assert bot.choose() == {"type": "discard"}
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "random"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "random"])
 def test_r6_3_a_king_from_the_stock_is_always_played(level: str) -> None:
     g = start(HANDS, stock=["KD"], dealer=1)
     g.draw()
@@ -125,12 +127,12 @@ def test_r13_2_a_pile_card_always_goes_into_the_hand() -> None:
     g.act("p1", "discard")
     g.until_may_start()
     g.act("p2", "draw", source="discard")
-    for level in ("easy", "normal", "random"):
+    for level in ("easy", "normal", "hard", "random"):
         message = BotSeat(g, "p2", level).choose()
         assert message is not None and message["type"] == "swap"
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_r10_a_bot_with_a_low_hand_calls_in_its_window(level: str) -> None:
     bot = after_first_draw(LOW, ["JS"], level)
     bot.play()  # the Jack: the middle is known, the turn ends, the window opens
@@ -138,7 +140,7 @@ def test_r10_a_bot_with_a_low_hand_calls_in_its_window(level: str) -> None:
     assert bot.choose() == {"type": "crisp"}
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_r10_a_bot_with_a_high_hand_does_not_call(level: str) -> None:
     bot = after_first_draw({"p1": ["9C", "8D", "TS"], "p2": HANDS["p2"]}, ["JS"], level)
     bot.play()
@@ -215,3 +217,96 @@ def test_a_memory_from_json_plays_the_same_move() -> None:
     copy = Memory.from_json(bot.memory.to_json())
     assert choose(view, copy, bot.g.now, random.Random(0)) == \
         choose(view, bot.memory, bot.g.now, random.Random(0))
+
+
+# -- issue 26: normal where it was simply wrong, and the hard level -----------------------
+
+
+def test_r8_normal_breaks_ties_between_queen_targets_at_random() -> None:
+    """Every card of p2 is unknown to p1, so all are worth the same to it: the target is
+    drawn at random from the seat's own source (the issue saw the left card 73%)."""
+    targets = set()
+    for seed in range(20):
+        g = start(HANDS, stock=["QS"], dealer=1)
+        bot = BotSeat(g, "p1", seed=seed)
+        bot.play()
+        message = bot.choose()
+        assert message is not None and message["type"] == "queen"
+        assert (message["slot"], message["target"]) == ("left", "p2")  # its 9C, known
+        targets.add(message["target_slot"])
+    assert targets == {"left", "middle", "right"}
+
+
+def test_r10_normal_needs_more_to_call_against_more_opponents() -> None:
+    """The same hand is less likely to be the lowest at a bigger table (R12.2): the chance
+    normal calls on falls with every opponent."""
+    chances = []
+    for players in (2, 4, 8):
+        hands = [["AC", "5D", "3S"]] + [[None, None, None]] * (players - 1)
+        g = start(hands, dealer=players - 1)
+        bot = BotSeat(g, "p1")
+        bot.sync()
+        chances.append(Knowledge.of(g.view("p1"), bot.memory).lowest_chance(FINAL_GAIN))
+    assert chances[0] > chances[1] > chances[2]
+    assert chances[0] > 0.6 > chances[2]
+
+
+def test_r11_normal_turns_its_queen_on_the_caller_in_its_final_turn() -> None:
+    """p2 called (R10); p1's final turn holds a Queen: p3's cards and the caller's are
+    equally unknown to it, and it plays against the caller (R8.5)."""
+    hands = [["9C", "5D", "2S"], ["KH", "4C", "8H"], ["7D", "6C", "3H"]]
+    for seed in range(6):
+        g = start(hands, stock=["TD", "9D", "QS"], dealer=0)  # p2 plays first
+        g.play_turn("discard")
+        g.act("p2", "crisp")
+        g.play_turn("discard")  # p3's final turn
+        bot = BotSeat(g, "p1", seed=seed)
+        assert bot.play() == {"type": "draw", "source": "stock"}
+        message = bot.choose()
+        assert message is not None and message["type"] == "queen"
+        assert (message["slot"], message["target"]) == ("left", "p2")
+
+
+def test_r11_hard_scores_its_final_turn_against_the_caller() -> None:
+    """p2 called with a low hand; p1's final Queen hands its known 9 to the caller: its
+    own total falls and the caller's rises (R8.5, R12.2)."""
+    hands = [["9C", "5D", "8S"], ["AH", "2C", "3H"]]
+    g = start(hands, stock=["TD", "QS"], dealer=0)  # p2 plays first
+    g.play_turn("discard")
+    g.act("p2", "crisp")
+    g.until_may_start()
+    bot = BotSeat(g, "p1", "hard", seed=1)
+    assert bot.play() == {"type": "draw", "source": "stock"}
+    message = bot.choose()
+    assert message is not None and message["type"] == "queen"
+    assert message["slot"] == "left" and message["target"] == "p2"
+
+
+@pytest.mark.parametrize(("level", "hands", "stock"), [
+    ("normal", HANDS, ["QS"]),  # a Queen with equal targets
+    ("hard", {"p1": ["3C", "4D", "2S"], "p2": HANDS["p2"]}, ["9H"]),  # a close call
+])
+def test_seeded_randomness_the_same_seed_plays_the_same_move(
+        level: str, hands: dict[str, list[str]], stock: list[str]) -> None:
+    """The seat's random source decides ties (normal) and the tables it samples (hard):
+    the same seed gives the same move, other seeds other (equally reasoned) ones."""
+    g = start(hands, stock=stock, dealer=1)
+    bot = BotSeat(g, "p1", level)
+    bot.play()
+    if level == "hard":
+        bot.play()  # it keeps the 9H somewhere; its crisp window is open
+    bot.sync()
+    view = g.view("p1")
+    moves = [choose(view, bot.memory, g.now, random.Random(seed)) for seed in range(24)]
+    assert moves == [choose(view, bot.memory, g.now, random.Random(seed))
+                     for seed in range(24)]
+    assert len({repr(m) for m in moves}) > 1
+
+
+def test_r10_hard_calls_on_a_known_low_hand_and_not_on_a_high_one() -> None:
+    low = after_first_draw({"p1": ["AC", "2D", "3S"], "p2": HANDS["p2"]}, ["JS"], "hard")
+    low.play()  # the Jack shows its middle: 6 in all
+    assert low.choose() == {"type": "crisp"}
+    high = after_first_draw({"p1": ["9C", "8D", "TS"], "p2": HANDS["p2"]}, ["JS"], "hard")
+    high.play()
+    assert high.choose() is None
