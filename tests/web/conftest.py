@@ -191,10 +191,11 @@ def server() -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def real_time_server() -> Iterator[Server]:
+def real_time_server(request: pytest.FixtureRequest) -> Iterator[Server]:
     """A server on real game time, for tests that need a screen to stay (the peek
-    phase lasts 10 s, R16.2)."""
-    with serve("1.0", "web-server-real-time.log") as s:
+    phase lasts 10 s, R16.2); its log is named after the module."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    with serve("1.0", f"web-server-real-time-{module}.log") as s:
         yield s
 
 

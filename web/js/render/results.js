@@ -5,7 +5,7 @@
 // round" for the others (R16.5).
 
 import { h } from '../dom.js';
-import { t, listOf, formatNumber } from '../i18n.js';
+import { t, listOf } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
 import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel, playerName } from './parts.js';
