@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 
 from crisp.server.edge.clients import TrustedProxies
-from crisp.server.edge.limits import Limits
+from crisp.server.edge.limits import Limits, RoomCap
 from crisp.server.edge.ratelimit import SocketLimits
 from crisp.server.edge.transport import Guard, connection_cap
 from crisp.server.ops.hooks import ServerHooks
@@ -47,6 +47,7 @@ class ServerContext:
     scheduler: Scheduler
     presence: Presence
     limits: Limits  # the per-client budgets in the store
+    room_cap: RoomCap  # CRISP_MAX_ROOMS
     sockets: SocketLimits  # message buckets per seat and client, sockets per client
     guard: Guard  # TCP connections: caps and header deadline (transport.py)
     client_errors: LogThrottle  # repeated client errors: one log line per interval
@@ -71,6 +72,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         hooks=hooks,
         docs=docs,
         events=RoomEvents(changed=hub.local_change, deadline=wakeup.at),
+        unopened_ms=settings.unopened_room_ttl_s * 1000,
     )
     scheduler = Scheduler(
         store, clock, rooms, wakeup, lease_check_ms=times.check_ms,
@@ -88,6 +90,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         scheduler=scheduler,
         presence=Presence(store, rooms, times, clock),
         limits=Limits(store, settings, hooks),
+        room_cap=RoomCap(store, settings.max_rooms, hooks),
         sockets=SocketLimits(
             rate=settings.rate_per_s, burst=settings.rate_burst, strikes=settings.rate_strikes,
             client_rate=settings.client_rate_per_s,

@@ -88,6 +88,8 @@ def test_redis_private_persistent_and_healthchecked(compose: dict) -> None:
     command = redis["command"]
     command = command if isinstance(command, str) else " ".join(command)
     assert "--appendonly yes" in command
+    # a memory bound that cannot evict a live room without a word (issue 23)
+    assert "--maxmemory 1gb" in command and "--maxmemory-policy noeviction" in command
     volume = _named_volume(redis, "/data")
     assert volume in (compose.get("volumes") or {}), "declare the data volume at top level"
     argv = _healthcheck_argv(redis)

@@ -305,6 +305,10 @@ def test_redis_private_append_only_on_the_named_volume(running: Running) -> None
         "appendonly",
         "yes",
     ]
+    assert stack.exec("redis", "redis-cli", "CONFIG", "GET", "maxmemory-policy").split() == [
+        "maxmemory-policy",
+        "noeviction",
+    ]
     mounts = [
         (m.get("Type"), m.get("Name"), m.get("Destination"))
         for m in stack.inspect("redis")["Mounts"]

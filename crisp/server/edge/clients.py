@@ -10,7 +10,8 @@ off in `main.run`, so a local process cannot claim to be someone else.
 
 Limits count per `client_key`: an IPv4 address, or the /64 network of an IPv6
 address (one subscriber usually holds a whole /64, so counting per IPv6 address
-would let one client be 2^64 clients).
+would let one client be 2^64 clients). An IPv6 client also counts against its
+/48 (`wider_key`): a site is often given a /48, which holds 65,536 /64s.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 IPV6_PREFIX = 64
+IPV6_SITE_PREFIX = 48
 UNKNOWN = "unknown"  # a client without an address (a unix socket, a test transport)
 
 
@@ -61,6 +63,19 @@ def client_key(host: str | None) -> str:
             return str(address.ipv4_mapped)
         return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
     return str(address)
+
+
+def wider_key(client: str) -> str | None:
+    """The /48 network around an IPv6 client's /64 (`client_key`), else None."""
+    if "/" not in client:
+        return None
+    try:
+        network = ipaddress.ip_network(client)
+    except ValueError:
+        return None
+    if not isinstance(network, ipaddress.IPv6Network) or network.prefixlen <= IPV6_SITE_PREFIX:
+        return None
+    return str(network.supernet(new_prefix=IPV6_SITE_PREFIX))
 
 
 def client_of(scope: Mapping[str, Any]) -> str:

@@ -21,15 +21,20 @@ first three off (protocol.md v1.1, "Test hooks").
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from enum import StrEnum
 
+from crisp.server.edge.clients import wider_key
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.settings import Budget, Settings
-from crisp.server.wire.failures import RateLimited, RoomNotFound
+from crisp.server.wire.failures import RateLimited, RoomNotFound, TooManyRooms
 from crisp.store import Store
 
 FLOOD_MEMORY_S = 300.0  # a flood (4429) is remembered this long: the next one is penalised
+SITE_FACTOR = 16  # an IPv6 /48's budget, in /64 budgets (clients.wider_key)
+COUNT_EVERY_S = 1.0  # RoomCap reads the store's room count at most this often
+FULL_RETRY_S = 60.0  # Retry-After of a creation refused at the cap
 
 
 class Kind(StrEnum):
@@ -38,6 +43,15 @@ class Kind(StrEnum):
     ROOMS = "rooms"
     JOINS = "joins"
     LOOKUPS = "lookups"
+
+
+def _keys(kind: Kind, client: str) -> list[tuple[str, int]]:
+    """The budget keys one request of `client` spends, each with its size factor."""
+    keys = [(f"{kind}:{client}", 1)]
+    wider = wider_key(client)
+    if wider is not None:
+        keys.append((f"{kind}:{wider}", SITE_FACTOR))
+    return keys
 
 
 class Limits:
@@ -55,24 +69,30 @@ class Limits:
         self.hellos = settings.limit_hellos
 
     async def spend(self, kind: Kind, client: str) -> None:
-        """Spend one unit of `client`'s budget `kind`, or raise RateLimited."""
+        """Spend one unit of `client`'s budget `kind` (and, for an IPv6 client, of its
+        /48's budget, `SITE_FACTOR` times as large), or raise RateLimited."""
         budget = self.budgets[kind]
         if budget is None:
             return
-        wait = await self.store.spend(
-            f"{kind}:{client}", per_s=budget.per_s, burst=budget.count
-        )
-        if wait > 0:
-            self.hooks.limited(str(kind))
-            raise RateLimited(str(kind), wait)
+        for key, factor in _keys(kind, client):
+            wait = await self.store.spend(
+                key, per_s=budget.per_s * factor, burst=budget.count * factor
+            )
+            if wait > 0:
+                if factor > 1:  # the narrower budget was spent: give that unit back
+                    await self.store.spend(f"{kind}:{client}", -1, per_s=budget.per_s,
+                                           burst=budget.count)
+                self.hooks.limited(str(kind))
+                raise RateLimited(str(kind), wait)
 
     async def refund(self, kind: Kind, client: str) -> None:
         """Give back a unit spent for a request that did not use it."""
         budget = self.budgets[kind]
         if budget is not None:
-            await self.store.spend(
-                f"{kind}:{client}", -1, per_s=budget.per_s, burst=budget.count
-            )
+            for key, factor in _keys(kind, client):
+                await self.store.spend(
+                    key, -1, per_s=budget.per_s * factor, burst=budget.count * factor
+                )
 
     @contextlib.asynccontextmanager
     async def lookup(self, client: str) -> AsyncIterator[None]:
@@ -136,3 +156,29 @@ class Limits:
 
 def _seat_key(room_code: str, player_id: str) -> str:
     return f"hello:{room_code}:{player_id}"
+
+
+class RoomCap:
+    """At most `max_rooms` rooms in the store, all processes together (`CRISP_MAX_ROOMS`;
+    0: no cap). The count is read from the store at most once per `COUNT_EVERY_S` per
+    process, so a flood of creations costs no store call each; over the cap a
+    creation is refused with `TooManyRooms` (HTTP 503) and counted (`rooms_total`)."""
+
+    def __init__(self, store: Store, max_rooms: int, hooks: ServerHooks) -> None:
+        self.store = store
+        self.max_rooms = max_rooms
+        self.hooks = hooks
+        self._count = 0
+        self._read_at = -COUNT_EVERY_S
+
+    async def check(self) -> None:
+        if not self.max_rooms:
+            return
+        now = time.monotonic()
+        if now - self._read_at >= COUNT_EVERY_S:
+            self._count = await self.store.room_count()
+            self._read_at = now
+        if self._count >= self.max_rooms:
+            self.hooks.limited("rooms_total")
+            raise TooManyRooms(FULL_RETRY_S)
+        self._count += 1  # this one, until the next reading

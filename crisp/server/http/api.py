@@ -107,10 +107,12 @@ async def create_room(
     request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
     """Create a room; the creator is the host (p1). Test hooks: `deck`, `dealer`.
-    Spends one of the client's room creations (429 when none is left)."""
+    503 `too_many_rooms` at the server's cap of rooms; spends one of the client's
+    room creations (429 when none is left)."""
     ctx = _ctx(request)
     name = _name(body)
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
+    await ctx.room_cap.check()
     await ctx.limits.spend(Kind.ROOMS, client_of(request.scope))
     try:
         credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer)

@@ -80,6 +80,13 @@ class Settings(BaseSettings):
         default_factory=list,
         description="browser Origins allowed on the websocket/API; empty = same origin only",
     )
+    max_rooms: int = Field(
+        default=100_000, ge=0, description="rooms in the store, all processes (0 = no cap)"
+    )
+    unopened_room_ttl_s: int = Field(
+        default=600, ge=10,
+        description="a room whose seats never connected is deleted after this long",
+    )
     room_idle_ttl_s: int = Field(
         default=6 * 3600, ge=10, description="a room expires after this idle time"
     )

@@ -37,6 +37,7 @@ log = logging.getLogger("crisp.server.rooms")
 
 MAX_ATTEMPTS = 40
 NO_CHANGE_RETRY_MS = 250
+UNOPENED_MS = 600_000  # CRISP_UNOPENED_ROOM_TTL_S's default
 
 
 @dataclass
@@ -83,9 +84,10 @@ class RoomChanges:
 
     def __init__(
         self, store: Store, clock: Clock, hooks: ServerHooks, docs: DocCache,
-        events: RoomEvents, time_scale: float,
+        events: RoomEvents, time_scale: float, unopened_ms: int = UNOPENED_MS,
     ) -> None:  # fmt: skip
         self.store = store
+        self.unopened_ms = unopened_ms
         self.clock = clock
         self.hooks = hooks
         self.docs = docs
@@ -137,7 +139,7 @@ class RoomChanges:
                     return None
                 continue  # no change: decided again on the stored document
             new_doc = doc if out is None else out.doc
-            deadline = room_deadline(new_doc)
+            deadline = room_deadline(new_doc, self.unopened_ms)
             message = None
             if unchanged:
                 # Nothing fell due after all (clock skew between processes): re-arm.
@@ -171,12 +173,19 @@ class RoomChanges:
         raise RoomBusy(room_code)
 
 
-def room_deadline(doc: RoomDoc) -> int | None:
-    """When the room next needs the scheduler: the engine's next deadline or the
-    next computer move, whichever is first."""
-    times = [t for t in (engine.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer))
-             if t is not None]
+def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:
+    """When the room next needs the scheduler: the engine's next deadline, the next
+    computer move, or, for a room none of whose seats ever connected, its end
+    (`unopened_end`), whichever is first."""
+    times = [t for t in (engine.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer),
+                         unopened_end(doc, unopened_ms)) if t is not None]
     return min(times) if times else None
+
+
+def unopened_end(doc: RoomDoc, unopened_ms: int) -> int | None:
+    """When a room that no seat ever connected to is deleted (issue 23: such a room
+    would otherwise live the whole idle time), or None once one did."""
+    return doc.created_ms + unopened_ms if doc.conn_seq == 0 else None
 
 
 _PLAYER_EVENTS = {

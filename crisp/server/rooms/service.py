@@ -22,7 +22,16 @@ from crisp.server.edge.names import name_key
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.rooms import computer_seats
-from crisp.server.rooms.changes import NO_EVENTS, Mutation, Outcome, RoomChanges, RoomEvents
+from crisp.server.rooms.changes import (
+    NO_EVENTS,
+    UNOPENED_MS,
+    Mutation,
+    Outcome,
+    RoomChanges,
+    RoomEvents,
+    room_deadline,
+    unopened_end,
+)
 from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_token
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
@@ -33,6 +42,10 @@ from crisp.store import Store
 log = logging.getLogger("crisp.server.rooms.service")
 
 CODE_TRIES = 16  # a collision among 8.5e11 codes is already rare
+
+
+class _Unopened(Exception):
+    """A room no seat ever connected to is past its time (`unopened_end`)."""
 
 
 @dataclass(frozen=True)
@@ -72,13 +85,17 @@ class Rooms:
         hooks: ServerHooks = NOOP_HOOKS,
         docs: DocCache | None = None,
         events: RoomEvents = NO_EVENTS,
+        unopened_ms: int = UNOPENED_MS,
     ) -> None:
         self.store = store
         self.clock = clock or Clock()
         self.time_scale = time_scale
         self.hooks = hooks
         self.docs = docs or DocCache()
-        self.changes = RoomChanges(store, self.clock, hooks, self.docs, events, time_scale)
+        self.unopened_ms = unopened_ms
+        self.changes = RoomChanges(
+            store, self.clock, hooks, self.docs, events, time_scale, unopened_ms
+        )
 
     # ---- reading ----
 
@@ -127,7 +144,8 @@ class Rooms:
                 room_code=room_code, state=state, token_hashes={host: hash_token(token)},
                 created_ms=self.clock.now_ms(),
             )
-            if await self.store.create(room_code, doc.dumps(), engine.next_deadline(state)):
+            if await self.store.create(room_code, doc.dumps(),
+                                       room_deadline(doc, self.unopened_ms)):
                 self.hooks.room_created(room_code)
                 log.info(
                     "room %s: created by %s", room_code, host,
@@ -278,9 +296,13 @@ class Rooms:
 
     async def advance(self, room_code: str) -> None:
         """Apply whatever fell due in a room, and make the computer moves whose time
-        has come (called by the scheduler)."""
+        has come (called by the scheduler); delete a room no seat ever connected to
+        once its time is up (`unopened_end`)."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
+            end = unopened_end(doc, self.unopened_ms)
+            if end is not None and end <= now:
+                raise _Unopened(room_code)
             due = engine.next_deadline(doc.state)
             state, events = engine.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
@@ -290,11 +312,18 @@ class Rooms:
             return Outcome(doc.with_(state=played.state, computer=played.computer),
                            [*events, *played.events], result=played.moves, followed=True)
 
-        with contextlib.suppress(RoomNotFound):
+        try:
             out = await self.mutate(room_code, fn, timer=True)
-            # counted once saved: a move whose save lost the race was never made
-            for seat, kind in [] if out is None else out.result:
-                self.hooks.computer_moved(room_code, seat, kind)
+        except RoomNotFound:
+            return
+        except _Unopened:
+            await self.store.delete(room_code)
+            log.info("room %s: deleted, no seat ever connected", room_code,
+                     extra=fields(room_code, "room_unopened"))
+            return
+        # counted once saved: a move whose save lost the race was never made
+        for seat, kind in [] if out is None else out.result:
+            self.hooks.computer_moved(room_code, seat, kind)
 
     # ---- the compare-and-set loop ----
 

@@ -62,6 +62,14 @@ class RateLimited(Exception):
         return max(1, math.ceil(self.retry_after_s))
 
 
+class TooManyRooms(RateLimited):
+    """The server holds its cap of rooms (`CRISP_MAX_ROOMS`): HTTP 503 `too_many_rooms`
+    with `Retry-After`, for every client."""
+
+    def __init__(self, retry_after_s: float) -> None:
+        super().__init__("rooms_total", retry_after_s)
+
+
 class RoomLocked(Exception):
     """The room's lobby is locked (after a kick, until the host opens it): no one joins."""
 
@@ -105,6 +113,9 @@ FAILURES: dict[type[Exception], Failure] = {
         SocketClose(CloseCode.KICKED, "kicked", EndReason.KICKED),
     ),
     RoomBusy: Failure(ServerErrorCode.BUSY, "the room is busy; try again", 503),
+    TooManyRooms: Failure(
+        ServerErrorCode.TOO_MANY_ROOMS, "the server holds all the rooms it can; try later", 503
+    ),
     RateLimited: Failure(
         ServerErrorCode.RATE_LIMITED, "too many requests; try again later", 429
     ),
@@ -193,7 +204,8 @@ def error_response(
 
 
 def failure_headers(exc: BaseException) -> dict[str, str] | None:
-    """Headers an HTTP error answer carries: `Retry-After` for RateLimited."""
+    """Headers an HTTP error answer carries: `Retry-After` for RateLimited (and
+    TooManyRooms)."""
     if isinstance(exc, RateLimited):
         return {"Retry-After": str(exc.retry_after)}
     return None

@@ -53,6 +53,7 @@ class ServerErrorCode(StrEnum):
     TEST_HOOKS_OFF = "test_hooks_off"
     NOT_FOUND = "not_found"
     REQUEST_TIMEOUT = "request_timeout"  # 408: the request body came too slowly
+    TOO_MANY_ROOMS = "too_many_rooms"  # 503: the server holds CRISP_MAX_ROOMS rooms
     METHOD_NOT_ALLOWED = "method_not_allowed"
     FORBIDDEN = "forbidden"
     ORIGIN_REFUSED = "origin_refused"
