@@ -101,7 +101,12 @@ class UseKing:
 
 @dataclass(frozen=True, slots=True)
 class CallCrisp:
-    """Call crisp in one's window (R10)."""
+    """Call crisp in one's window (R10). `allowance_ms`: how late after the window's
+    end the call may arrive and still count, the caller's connection delay as the
+    server measured it (R18.4; the engine caps it, lateness.py). Not part of the
+    text form: a client cannot claim it."""
+
+    allowance_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,4 +214,8 @@ def checked(action: object) -> Action:
         return cast(AddBot, action)
     if cls is SetOptions:
         return _options(action)
+    if cls is CallCrisp:
+        allowance = _get(action, "allowance_ms")
+        if type(allowance) is not int or allowance < 0:
+            raise InvalidAction("allowance_ms must be an int of 0 or more")
     return cast(Action, action)  # the other actions have no fields

@@ -5,6 +5,7 @@ R17.4 host hand-over; R17.6: no draw timer fires while the table is paused)."""
 from __future__ import annotations
 
 from .events import Event
+from .lateness import close_window
 from .presence import apply_presence, paused, presence_deadline
 from .rounds import end_peek, end_turn
 from .state import State
@@ -52,7 +53,9 @@ def advance_in_place(state: State, now: int, events: list[Event]) -> bool:
         if state.status == PEEK and state.peek_ends_at == due:
             end_peek(state, due, events)  # R16.2: 10 s after the deal
         elif state.windows and state.windows[0].closes_at == due:
-            del state.windows[0]  # R10.4: the oldest 3-second window closed without a call
+            # R10.4: the oldest 3-second window closed without a call; R18.4: a call
+            # already on its way from a slow connection may still be credited
+            close_window(state, state.windows.pop(0))
         elif not apply_presence(state, due, events):  # R17.2, R17.4
             time_out(state, due, events)
 

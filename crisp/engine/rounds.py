@@ -55,6 +55,7 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     state.turn = None
     state.caller = None
     state.windows = []
+    state.late_windows = []
     state.final_left = []
     state.winners = []
     state.status = PEEK
@@ -124,6 +125,7 @@ def end_round(state: State, events: list[Event]) -> None:
     """Reveal and score (R11.2, R12.1-R12.4); end the game at the limit (R12.5, R12.6)."""
     state.turn = None
     state.windows = []
+    state.late_windows = []
     state.final_left = []
     sums = {p.id: sum(c.value for c in p.hand if c is not None) for p in state.players}
     scores = dict(sums)

@@ -277,6 +277,8 @@ class State:
     turn: Turn | None = None
     caller: int | None = None
     windows: list[Window] = field(default_factory=list)  # R10.4: oldest first
+    # R18.4: windows closed within the lateness cap, for a late call (lateness.py)
+    late_windows: list[Window] = field(default_factory=list)
     final_left: list[int] = field(default_factory=list)
     peek_ends_at: int | None = None
     last_round: RoundResult | None = None
@@ -312,6 +314,7 @@ class State:
         new.turn = None if self.turn is None else self.turn.copy()
         new.caller = self.caller
         new.windows = list(self.windows)
+        new.late_windows = list(self.late_windows)
         new.final_left = list(self.final_left)
         new.peek_ends_at = self.peek_ends_at
         new.last_round = self.last_round
@@ -349,6 +352,7 @@ class State:
             "turn": None if self.turn is None else self.turn.to_json(),
             "caller": self.caller,
             "windows": [w.to_json() for w in self.windows],
+            "late_windows": [w.to_json() for w in self.late_windows],
             "final_left": list(self.final_left),
             "peek_ends_at": self.peek_ends_at,
             "last_round": None if self.last_round is None else self.last_round.to_json(),
@@ -381,6 +385,7 @@ class State:
             turn=None if turn is None else Turn.from_json(turn),
             caller=raw["caller"],
             windows=[Window(w["player"], w["closes_at"]) for w in raw["windows"]],
+            late_windows=[Window(**w) for w in raw.get("late_windows", ())],  # absent: older
             final_left=list(raw["final_left"]),
             peek_ends_at=raw["peek_ends_at"],
             last_round=None if last is None else RoundResult.from_json(last),

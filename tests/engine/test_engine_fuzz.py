@@ -30,11 +30,20 @@ from crisp.engine import (
     new_table,
     set_connected,
 )
-from crisp.engine.actions import CLASS_OF, AddBot, Draw, Kick, SetOptions, Swap, UseQueen
+from crisp.engine.actions import (
+    CLASS_OF,
+    AddBot,
+    CallCrisp,
+    Draw,
+    Kick,
+    SetOptions,
+    Swap,
+    UseQueen,
+)
 
 T0 = 1_000_000
 FIELDLESS = {kind: cls for kind, cls in CLASS_OF.items() if not cls.__dataclass_fields__}
-WITH_FIELDS = (SetOptions, Kick, Draw, Swap, UseQueen, AddBot)
+WITH_FIELDS = (SetOptions, Kick, Draw, Swap, UseQueen, AddBot, CallCrisp)
 ODD_VALUES = [0, 1, 2, 3, -1, True, False, 1.0, float("nan"), float("inf"), "", "left",
               "easy", "normal", "hard",
               "middle", "stock", "discard", "x", "p1", "p2", "p9", None, 7, 50, 100, 30, 2**70,
@@ -92,6 +101,7 @@ def legal_action(state: State, player: str, kind: str, rng: random.Random) -> ob
         "swap": Swap(slot),
         "queen": UseQueen(slot, rng.choice(others), Slot(rng.randrange(3))),
         "add_bot": AddBot(rng.choice(("easy", "normal"))),
+        "crisp": CallCrisp(rng.choice((0, 150, 300))),  # R18.4: a measured delay
     }
     return made[kind] if kind in made else FIELDLESS[kind]()
 
