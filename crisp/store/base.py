@@ -1,7 +1,7 @@
 """The room store's contract: one versioned JSON document per room, pub/sub of room
-updates, a schedule of room deadlines, presence leases, marks and budgets; the
-values and errors it speaks in. It imports no backend (the factory that picks
-one is `factory.py`). See docs/store.md."""
+updates, a schedule of room deadlines, presence leases, marks, budgets and
+one-time tickets; the values and errors it speaks in. It imports no backend (the
+factory that picks one is `factory.py`). See docs/store.md."""
 
 from __future__ import annotations
 
@@ -180,6 +180,18 @@ class Store(ABC):
         claimer that dies leaves it to be claimed again after `claim_ms`. Leases of
         rooms that are gone are dropped instead. The claimer handles each lease (the
         seat's connection is gone) and then drops it."""
+
+    @abstractmethod
+    async def put_ticket(self, key: str, value: str, ttl_ms: int) -> bool:
+        """Keep `value` under `key` for `ttl_ms` of real time (the backend's clock),
+        unless a live ticket has that key already (then False, nothing changes). A
+        ticket is a one-time code (moving a seat, R18.5): taken once, or never."""
+
+    @abstractmethod
+    async def take_ticket(self, key: str) -> str | None:
+        """The ticket's value, removed in the same atomic step; None if there is no
+        live ticket (never put, taken already, or expired). Of two callers taking the
+        same ticket, on any processes, exactly one gets it."""
 
     @abstractmethod
     async def room_count(self) -> int:

@@ -49,6 +49,7 @@ class MemoryStore(Store):
         self._lease_heap: list[tuple[int, Lease]] = []  # (until, lease); stale entries skipped
         self._budgets: dict[str, float] = {}  # key -> theoretical arrival time (monotonic ms)
         self._budget_sweep_at = BUDGET_SWEEP_AT
+        self._tickets: dict[str, tuple[str, float]] = {}  # key -> (value, expiry, monotonic)
         self._fanout = Fanout()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -80,6 +81,8 @@ class MemoryStore(Store):
         for code in [c for c, r in self._rooms.items() if r.expires_at <= now]:
             self._drop(code)
         self._sweep_budgets(now * 1000.0)
+        for key in [k for k, (_, until) in self._tickets.items() if until <= now]:
+            del self._tickets[key]
 
     def _sweep_budgets(self, now_ms: float) -> None:
         """Drop the budgets that are full again (amortised: the next early sweep waits
@@ -163,6 +166,20 @@ class MemoryStore(Store):
                 if len(self._budgets) > self._budget_sweep_at:  # many clients
                     self._sweep_budgets(now)
         return wait
+
+    # -- one-time tickets (R18.5) ------------------------------------------------
+
+    async def put_ticket(self, key: str, value: str, ttl_ms: int) -> bool:
+        now = time.monotonic()
+        held = self._tickets.get(key)
+        if held is not None and held[1] > now:
+            return False
+        self._tickets[key] = (value, now + ttl_ms / 1000.0)
+        return True
+
+    async def take_ticket(self, key: str) -> str | None:
+        held = self._tickets.pop(key, None)
+        return None if held is None or held[1] <= time.monotonic() else held[0]
 
     # -- pub/sub -----------------------------------------------------------------
 

@@ -56,6 +56,7 @@ from crisp.store.redis_pool import (
 )
 from crisp.store.redis_pubsub import RedisPubSub
 from crisp.store.redis_schedule import Calls, Shard, ShardSchedules
+from crisp.store.redis_tickets import RedisTickets
 
 __all__ = ["PIPELINES", "RedisStore", "split_op_timeout"]
 
@@ -76,7 +77,7 @@ def _opt_int(value: int | None) -> str | int:
     return "" if value is None else int(value)
 
 
-class RedisStore(Store):
+class RedisStore(RedisTickets, Store):
     """A Store on a Redis server (>= 5), shared by every process that uses the same URL
     and prefix. `RedisClusterStore` (redis_cluster.py) is the same on a Redis Cluster."""
 
@@ -99,6 +100,7 @@ class RedisStore(Store):
         url, op_timeout_s = split_op_timeout(self._configure(url), op_timeout_s)
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._budget_prefix = prefix + "budget:"
+        self._ticket_prefix = prefix + "ticket:"
         self._op_timeout = op_timeout_s
         self._sub_timeout = subscribe_timeout_s
         self._pubsub_ping_s = pubsub_ping_s

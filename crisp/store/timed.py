@@ -31,6 +31,7 @@ OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
     "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "return_mark",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
+    "put_ticket", "take_ticket",
 )  # fmt: skip
 
 
@@ -124,3 +125,9 @@ class TimedStore(Store):
     ) -> float:
         call = self.inner.spend(key, cost, per_s=per_s, burst=burst, force=force)
         return await self._call("spend", None, call)
+
+    async def put_ticket(self, key: str, value: str, ttl_ms: int) -> bool:
+        return await self._call("put_ticket", None, self.inner.put_ticket(key, value, ttl_ms))
+
+    async def take_ticket(self, key: str) -> str | None:
+        return await self._call("take_ticket", None, self.inner.take_ticket(key))
