@@ -6,9 +6,12 @@
   to the connected human who joined earliest, else to the first human who connects.
 - R17.5: a seat removed during a game (kick or leave) becomes a "normal" computer
   player; in the lobby the seat is freed.
-- R17.6: while every human seat is away the table is *paused*: draw timers do not
-  fire (and the computer acts for no one); when a human comes back, the draw in
-  progress gets its full time again.
+- R17.6: while no human is connected the table is *paused* (issue 23: "every
+  human seat is away" read as "no human connected", so the computer never plays a
+  seat while nobody is there to see it): draw timers do not fire and the computer
+  acts for no one. When a human comes back after every human seat had become away,
+  the draw in progress gets its full time again; after a shorter pause it gets the
+  time it had left (the deadline moves by the pause), so a reload buys no time.
 
 Every duration is scaled by the table's time scale, like R10.4's.
 """
@@ -22,9 +25,9 @@ from .vocabulary import PLAYING
 
 
 def paused(state: State) -> bool:
-    """R17.6: no human seat is present (every one is away, or none is left)."""
+    """R17.6: no human is connected (or none is left)."""
     for p in state.players:  # noqa: SIM110 - a plain loop: next_deadline runs this often
-        if p.bot_level is None and not p.away:
+        if p.bot_level is None and p.connected:
             return False
     return True
 
@@ -92,6 +95,9 @@ def arrived(state: State, seat: int, now: int, events: list[Event]) -> None:
     the table resumes (R17.6), a pending host role is theirs (R17.4)."""
     p = state.players[seat]
     was_paused = paused(state)
+    humans = [q for q in state.players if q.bot_level is None]
+    all_away = all(q.away for q in humans)
+    since = max((q.gone_since for q in humans if q.gone_since is not None), default=None)
     p.connected = True
     p.gone_since = None
     events.append(Event("connected", {"player": p.id}))
@@ -99,7 +105,7 @@ def arrived(state: State, seat: int, now: int, events: list[Event]) -> None:
         p.away = False
         events.append(Event("back", {"player": p.id}))
     if was_paused:
-        resume(state, now)
+        resume(state, now, None if all_away else since)
     if state.host_pending:
         state.host_pending = False
         if state.host != p.id:
@@ -107,12 +113,16 @@ def arrived(state: State, seat: int, now: int, events: list[Event]) -> None:
             events.append(Event("host_changed", {"player": p.id}))
 
 
-def resume(state: State, now: int) -> None:
+def resume(state: State, now: int, since: int | None = None) -> None:
     """R17.6: the draw in progress gets its full time again, from `now` (or from
-    when the turn may start, if that is later: R14.3)."""
+    when the turn may start, if that is later: R14.3); with `since` (the pause began
+    then, and not every human seat became away) it gets the time it had left."""
     turn = state.turn
     if state.status == PLAYING and turn is not None and turn.draw_deadline is not None:
-        turn.draw_deadline = deadline_from(state, max(now, turn.may_start_at))
+        if since is None:
+            turn.draw_deadline = deadline_from(state, max(now, turn.may_start_at))
+        elif since < turn.draw_deadline:
+            turn.draw_deadline += now - since
 
 
 def to_computer(state: State, seat: int, events: list[Event]) -> None:

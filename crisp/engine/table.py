@@ -7,6 +7,7 @@ input state is never mutated, and the version increases on every change.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from . import turns
 from .actions import (
@@ -33,7 +34,6 @@ from .cards import parse_deck
 from .clock import advance_in_place
 from .errors import GAME_STARTED, ILLEGAL, ROOM_FULL, UNKNOWN_PLAYER, WRONG_PHASE, IllegalAction
 from .events import Event
-from .lateness import credited
 from .legality import check_type
 from .presence import arrived, mark_abandoned, pass_host, to_computer
 from .rounds import Rng, end_peek, end_round, peek_done, start_round
@@ -105,10 +105,12 @@ def remove_player(state: State, player: str, now: int) -> tuple[State, list[Even
 
 
 def set_connected(state: State, player: str, connected: bool,
-                  now: int) -> tuple[State, list[Event]]:
+                  now: int, since: int | None = None) -> tuple[State, list[Event]]:
     """Record a human seat's presence (R17.2-R17.6): a disconnect starts its 20 s
     away clock and may complete the peek phase (R16.2); a connect brings an away
     seat back at once, resumes a paused table and may make it the host (R17.4).
+    `since`: when the connection's last sign of life was, if earlier than `now` (a
+    connection whose process died is noticed late: its 20 s count from then, R17.3).
     A computer player has no connection: the same state and no events."""
     seat = _seat(state, player)
     p = state.players[seat]
@@ -122,7 +124,7 @@ def set_connected(state: State, player: str, connected: bool,
     else:
         p = new.players[seat]
         p.connected = False
-        p.gone_since = now
+        p.gone_since = now if since is None else min(now, since)
         events.append(Event("disconnected", {"player": player}))
     if new.status == PEEK and peek_done(new):
         end_peek(new, now, events)
@@ -156,8 +158,7 @@ def apply(
     new = state.copy()
     events: list[Event] = []
     advance_in_place(new, now, events)
-    if not (type(action) is CallCrisp and credited(new, seat, now, action.allowance_ms)):
-        check_type(new, seat, action_type(action), now)  # R18.4: else a late call counts
+    check_type(new, seat, action_type(action), now)
     _dispatch(new, seat, action, now, rng or _SYSTEM_RNG, events)
     new.version += 1
     return new, events
@@ -222,11 +223,17 @@ def _free_seat(state: State, seat: int, events: list[Event]) -> None:
     mark_abandoned(state)
 
 
+def _fold(name: str) -> str:
+    """A name as names of one room are compared: NFKC, case-folded (the server's
+    `names.name_key` does the same to a name that joins)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def _add_bot(state: State, level: str, events: list[Event]) -> None:
     """R17.1: a computer player of `level` takes the next seat."""
-    used = {p.name for p in state.players}
+    used = {_fold(p.name) for p in state.players}  # a human "computer 2" takes that name
     name = next(f"Computer {k}" for k in range(1, MAX_PLAYERS + 2)
-                if f"Computer {k}" not in used)
+                if _fold(f"Computer {k}") not in used)
     pid = _new_seat(state, name, level, None)
     events.append(Event("bot_added", {"player": pid, "level": level}))
 
@@ -284,7 +291,6 @@ def _rematch(state: State, seat: int, events: list[Event]) -> None:
     state.holding = None
     state.turn = None
     state.windows = []
-    state.late_windows = []
     state.caller = None
     state.final_left = []
     state.peek_ends_at = None
@@ -326,7 +332,6 @@ def _call_crisp(state: State, seat: int, events: list[Event]) -> None:
     assert turn is not None
     state.caller = seat
     state.windows = []
-    state.late_windows = []
     first = (turn.player - seat) % n  # how far clockwise the turn has moved on
     state.final_left = [(seat + k) % n for k in range(first, n)] if first else []
     events.append(Event("crisp", {"player": state.players[seat].id}))

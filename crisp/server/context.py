@@ -76,6 +76,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     )
     scheduler = Scheduler(
         store, clock, rooms, wakeup, lease_check_ms=times.check_ms,
+        lease_life_ms=times.lease_ms,
         # on a manual clock this process's own deadlines wake it (`wakeup`), and the
         # poll, for other processes' deadlines, need not step the clock 50 ms at a time
         poll_ms=MANUAL_POLL_MS if clock.manual else POLL_MS,

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from crisp.engine import IllegalAction, Options, State, apply, computer_seats, next_deadline
+from crisp.engine import (
+    IllegalAction,
+    Options,
+    State,
+    add_player,
+    apply,
+    computer_seats,
+    new_table,
+    next_deadline,
+)
 from crisp.engine.actions import AddBot
 from tests.engine.helpers import Game, kinds, lobby, start
 
@@ -360,6 +369,40 @@ def test_r17_6_a_returning_human_gives_the_draw_in_progress_its_full_time() -> N
     assert computer(g) == [("p1", "normal")]  # p1 is still away: the computer plays it
 
 
+def test_r17_6_no_human_connected_means_nothing_acts_even_before_everyone_is_away() -> None:
+    """Issue 23: p2 leaves at 0 s, p1 at 5 s; at 20 s p2 is away but nobody is
+    connected: the computer does not play p2's seat (nor the bot), and no draw timer
+    fires; p1's return at 30 s resumes the table."""
+    g = _timed_with_a_bot()
+    t = g.now
+    g.connect("p2", False)
+    g.at(t + 5_000)
+    g.connect("p1", False)
+    g.at(t + AWAY)
+    assert kinds(g.last) == ["away"] and computer(g) == []
+    g.at(t + AWAY + 10_000)
+    assert "timeout" not in kinds(g.log)
+    g.connect("p1")  # somebody is here again: p1's own draw timer runs (R14.2)
+    g.at(g.deadline())
+    assert kinds(g.last)[:1] == ["timeout"]
+
+
+def test_r17_6_a_short_pause_keeps_the_time_left_a_reload_buys_none() -> None:
+    """The last human reconnects 2 s after leaving, before anyone became away: the
+    draw keeps the time it had left (its deadline moves by the pause), not a full 30 s."""
+    g = _timed_with_a_bot()
+    g.until_may_start()
+    deadline = g.deadline()
+    g.at(deadline - 3_000)  # 3 s left
+    g.connect("p2", False)
+    g.connect("p1", False)
+    g.at(g.now + 2_000)
+    g.connect("p1")
+    assert g.deadline() == deadline + 2_000
+    g.at(deadline + 2_000)
+    assert kinds(g.last)[:1] == ["timeout"]
+
+
 def test_r17_6_one_human_present_keeps_the_table_going() -> None:
     g = start(HANDS, stock=STOCK, dealer=2, options=Options(draw_seconds=30))
     g.connect("p1", False)  # p1's turn; p2 and p3 are here
@@ -386,3 +429,12 @@ def test_r17_1_add_bot_is_refused_from_a_stranger() -> None:
     with pytest.raises(IllegalAction) as info:
         apply(g.state, "p9", AddBot(), g.now)
     assert info.value.code == "unknown_player"
+
+
+def test_r17_1_a_computer_player_takes_a_name_no_human_has_in_any_case() -> None:
+    """Issue 23: names of a room are unique compared case-insensitively (and after
+    NFKC); a human "computer 1" keeps the computer player off that name."""
+    state = new_table("Ana", options=None, now=0)
+    state, _pid, _ = add_player(state, "computer 1", 0)
+    state, _ = apply(state, "p1", AddBot(), 0)
+    assert [p.name for p in state.players] == ["Ana", "computer 1", "Computer 2"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.support.player import Player, close_all
-from tests.support.rooms import create_room
+from tests.support.rooms import create_room, start_game, table
 from tests.support.servers import ThreadServer
 
 UNOPENED_MS = 600_000  # CRISP_UNOPENED_ROOM_TTL_S's default
@@ -64,3 +64,18 @@ async def test_a_room_nobody_ever_opened_is_deleted_after_ten_minutes(
         assert (await c.get(f"/api/rooms/{opened}")).status_code == 200
     ben = await Player.join(server, opened, pid, token)
     await close_all([ben])
+
+
+async def test_a_started_game_answers_game_started_even_when_its_lobby_was_locked(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    """protocol.md: a join to a started game is 409 `game_started`, whatever else; a
+    kick locked this room's lobby before the game started (issue 23)."""
+    code, players = await table(server := make_server(), 3)
+    ana, _ben, cid = players
+    await ana.act("kick", player=cid.pid)  # locks the lobby
+    await start_game(players[:2])
+    async with server.http() as c:
+        r = await c.post(f"/api/rooms/{code}/players", json={"name": "Dee"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_started", r.text
+    await close_all(players[:2])

@@ -85,6 +85,32 @@ async def test_r17_3_sigkill_seat_goes_disconnected_on_a_second_process(
 
 
 @pytest.mark.redis
+async def test_r17_2_after_a_crash_the_away_clock_counts_from_the_last_sign_of_life(
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
+) -> None:
+    """Issue 23: a seat whose process was SIGKILLed is away about 20 s after its
+    connection's last lease renewal, not 20 s after another process noticed the lease
+    had run out (15 s later): by the kill + 20 s + a renewal interval + a check."""
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    b = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    await advance_all([a, b])
+    code, pid, token = await create_room(b, "Ana")
+    pid2, token2 = await join_room(b, code, "Ben")
+    ana = await Player.join(b, code, pid, token)
+    ben = await Player.join(a, code, pid2, token2)
+    await ana.wait_view(lambda v: all(p["connected"] for p in v["players"]))
+    killed = (await advance_all([a, b], 1_000))[0]["now"]
+    mark = ana.mark()
+    a.kill()
+    assert await ben.wait_closed() == 1006
+    times = LeaseTimes.for_scale(1.0)
+    away_by = killed + 20_000 + times.renew_ms + times.check_ms
+    await b.advance(to=away_by)
+    assert (await ana.wait_event("away", after=mark))["player"] == pid2
+    await close_all([ana])
+
+
+@pytest.mark.redis
 async def test_r17_3_sigkill_seats_go_disconnected_after_a_restart(
     spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:

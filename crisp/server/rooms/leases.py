@@ -161,9 +161,13 @@ class Presence:
             conn.n = number
 
 
-async def expire_leases(store: Store, rooms: Rooms, now: int, limit: int = 100) -> int:
+async def expire_leases(
+    store: Store, rooms: Rooms, now: int, lease_ms: int, limit: int = 100
+) -> int:
     """Claim the leases that ran out by `now` (once across processes) and mark each
-    seat disconnected if that connection is still its newest (R17.3); returns how many."""
+    seat disconnected if that connection is still its newest (R17.3); returns how many.
+    The connection's last sign of life was its last renewal, at the latest `lease_ms`
+    before `now`: its R17.2 away clock counts from then, not from now."""
     leases = await store.claim_expired_leases(now, CLAIM_MS, limit)
     for lease in leases:
         log.info(
@@ -171,7 +175,7 @@ async def expire_leases(store: Store, rooms: Rooms, now: int, limit: int = 100) 
             lease.conn, extra=fields(lease.code, "lease_expired", player=lease.seat),
         )
         try:
-            await rooms.disconnect(lease.code, lease.seat, lease.conn)
+            await rooms.disconnect(lease.code, lease.seat, lease.conn, since=now - lease_ms)
             await store.drop_lease(lease)
         except Exception:  # the claim runs out and another try follows
             log.exception("room %s: expiring the lease of %s failed", lease.code, lease.seat)

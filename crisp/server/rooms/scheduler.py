@@ -53,6 +53,7 @@ class Scheduler:
         poll_ms: int = POLL_MS,
         lease_ms: int = LEASE_MS,
         lease_check_ms: int = 1000,
+        lease_life_ms: int = 15_000,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -60,6 +61,7 @@ class Scheduler:
         self.poll_ms = poll_ms
         self.lease_ms = lease_ms
         self.lease_check_ms = lease_check_ms
+        self.lease_life_ms = lease_life_ms  # a presence lease's length (leases.LeaseTimes)
         self._next_lease_check = 0
         self._sem = asyncio.Semaphore(CONCURRENCY)
         self.loop = StoreLoop(SLEEPER, clock, self._step, log, wakeup)
@@ -90,7 +92,8 @@ class Scheduler:
         expired = 0
         if now >= self._next_lease_check:
             self._next_lease_check = now + self.lease_check_ms
-            expired = await expire_leases(self.store, self.rooms, now, CLAIM_LIMIT)
+            expired = await expire_leases(self.store, self.rooms, now, self.lease_life_ms,
+                                          CLAIM_LIMIT)
         codes = await self.store.claim_due(self.clock.now_ms(), self.lease_ms, CLAIM_LIMIT)
         if codes:
             await asyncio.gather(*(self._advance(code) for code in codes))

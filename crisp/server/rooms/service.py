@@ -18,6 +18,7 @@ from crisp import engine
 from crisp.engine import Action, ErrorCode, Event, IllegalAction, State
 from crisp.engine import actions as engine_actions
 from crisp.engine.clock import at_moment
+from crisp.engine.vocabulary import LOBBY
 from crisp.server.edge.names import name_key
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.ops.logs import fields
@@ -161,7 +162,7 @@ class Rooms:
         key = name_key(name)
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            if doc.locked:
+            if doc.locked and doc.state.status == LOBBY:  # a started game: game_started
                 raise RoomLocked(room_code)
             if any(name_key(p.name) == key for p in doc.state.players):
                 raise NameTaken(name)
@@ -216,8 +217,11 @@ class Rooms:
             return None
         return None if out is None else int(out.result)
 
-    async def disconnect(self, room_code: str, pid: str, conn_id: str) -> None:
-        """Mark the seat disconnected, unless a newer connection holds it."""
+    async def disconnect(
+        self, room_code: str, pid: str, conn_id: str, since: int | None = None
+    ) -> None:
+        """Mark the seat disconnected, unless a newer connection holds it; `since`:
+        the connection's last sign of life, when it ended before it was noticed."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome | None:
             ref = doc.conns.get(pid)
@@ -227,7 +231,7 @@ class Rooms:
             state = doc.state
             events: list[Event] = []
             if pid in doc.token_hashes and any(p.id == pid for p in state.players):
-                state, evs = engine.set_connected(state, pid, False, now)
+                state, evs = engine.set_connected(state, pid, False, now, since)
                 events = list(evs)
             return Outcome(doc.with_(state=state, conns=conns), events)
 
