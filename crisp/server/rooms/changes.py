@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,7 @@ from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
 from crisp.server.rooms.serverclock import Clock
 from crisp.server.wire.failures import RoomBusy, RoomNotFound
-from crisp.store import Store
+from crisp.store import OutcomeUnknown, Store
 
 log = logging.getLogger("crisp.server.rooms")
 
@@ -68,6 +69,18 @@ class RoomEvents:
 
 
 NO_EVENTS = RoomEvents()  # a service with no sockets or scheduler in this process
+RECENT_SAVES = 8  # save ids a document keeps (`RoomDoc.saves`)
+
+
+class UnknownSave(OutcomeUnknown):
+    """A save whose outcome is unknown (`OutcomeUnknown`), with its id: once the store
+    answers again, `save_id in RoomDoc.saves` of the stored room says whether it
+    landed (a change saved after it keeps it among the last `RECENT_SAVES`)."""
+
+    def __init__(self, message: str, save_id: str, outcome: Outcome) -> None:
+        super().__init__(message)
+        self.save_id = save_id
+        self.outcome = outcome
 
 
 @dataclass
@@ -140,21 +153,29 @@ class RoomChanges:
                 continue  # no change: decided again on the stored document
             new_doc = doc if out is None else out.doc
             deadline = room_deadline(new_doc, self.unopened_ms)
-            message = None
+            message = save_id = None
             if unchanged:
                 # Nothing fell due after all (clock skew between processes): re-arm.
                 if deadline is not None and deadline <= now:
                     deadline = now + NO_CHANGE_RETRY_MS
             else:
                 assert out is not None
+                save_id = secrets.token_hex(4)
+                new_doc = out.doc = new_doc.with_(saves=(save_id, *new_doc.saves)[:RECENT_SAVES])
                 text, message = save_texts(new_doc, out.events, version + 1)
                 if not out.events and changed <= {"computer"}:
                     message = None  # only the computer's plans changed: nothing to tell
             held = publish_later and new_doc.state.abandoned
-            saved = await self.store.save(
-                room_code, version, text, message=None if held else message,
-                deadline_ms=deadline,
-            )
+            try:
+                saved = await self.store.save(
+                    room_code, version, text, message=None if held else message,
+                    deadline_ms=deadline,
+                )
+            except OutcomeUnknown as exc:
+                self.docs.forget(room_code)
+                if out is None or save_id is None:
+                    raise
+                raise UnknownSave(str(exc), save_id, out) from exc
             if saved is not None:
                 self.docs.keep(room_code, saved, text, new_doc)
                 if deadline is not None:

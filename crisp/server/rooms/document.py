@@ -6,7 +6,8 @@ Document (JSON text):
      "conns": {player_id: {"id": connection id, "n": connection number}},
      "locked": true, "seq": 7,
      "revoked": [sha256(token) hex, ...],
-     "computer": {player_id: {"memory": ..., "plan": {"need": ..., "at": ms | null} | null}}}
+     "computer": {player_id: {"memory": ..., "plan": {"need": ..., "at": ms | null} | null}},
+     "saves": [save id, ...]}
 
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
@@ -21,8 +22,10 @@ largest number in `conns`).
 `locked` (absent: false) closes the lobby to new players: a kick sets it, and
 only the host clears it (docs/protocol-additions.md, "Locked rooms").
 `revoked` holds the token hashes of seats removed during a game (R17.5): a hello
-with one is closed with 4403. `computer` holds the seats the computer plays, their
-memories and next moves (computer_seats.py); it is never published.
+with one is closed with 4403. `saves` holds the ids of the room's last saves, so a
+process whose save's outcome was unknown can learn later whether it landed.
+`computer` holds the seats the computer plays, their memories and next moves
+(computer_seats.py); it is never published.
 
 Published message (JSON text), one per saved change:
     {"t": "change", "v": <store version>, "state": <State.to_json()>,
@@ -91,6 +94,7 @@ class RoomDoc:
     conn_seq: int = 0  # the last connection number given in this room (`next_conn`)
     revoked: frozenset[str] = frozenset()  # token hashes of seats removed in a game
     computer: Computer = field(default_factory=dict)  # the seats the computer plays
+    saves: tuple[str, ...] = ()  # ids of the last saves, newest first (changes.py)
 
     def dumps(self, state_json: orjson.Fragment | None = None) -> str:
         """Serialize for the store (`state_json`: the state's JSON, if made already)."""
@@ -106,6 +110,7 @@ class RoomDoc:
                 "seq": self.conn_seq,
                 "revoked": sorted(self.revoked),
                 "computer": {pid: s.to_json() for pid, s in self.computer.items()},
+                "saves": list(self.saves),
             }
         )
 
@@ -131,6 +136,7 @@ class RoomDoc:
             computer={
                 pid: ComputerSeat.from_json(s) for pid, s in data.get("computer", {}).items()
             },
+            saves=tuple(data.get("saves", ())),
         )
 
     def next_conn(self, pid: str, conn_id: str) -> RoomDoc:

@@ -9,6 +9,7 @@ once the save succeeded, because sockets are fed from the published message.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from crisp.server.rooms.changes import (
     Outcome,
     RoomChanges,
     RoomEvents,
+    UnknownSave,
     room_deadline,
     unopened_end,
 )
@@ -38,11 +40,12 @@ from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.serverclock import Clock
 from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
-from crisp.store import Store
+from crisp.store import Store, StoreUnavailable
 
 log = logging.getLogger("crisp.server.rooms.service")
 
 CODE_TRIES = 16  # a collision among 8.5e11 codes is already rare
+SETTLE_TRIES = 40  # loads tried (backing off to 2 s) to learn whether a save landed
 
 
 class _Unopened(Exception):
@@ -94,6 +97,7 @@ class Rooms:
         self.hooks = hooks
         self.docs = docs or DocCache()
         self.unopened_ms = unopened_ms
+        self._settling: set[asyncio.Task[None]] = set()  # saves whose outcome is unknown
         self.changes = RoomChanges(
             store, self.clock, hooks, self.docs, events, time_scale, unopened_ms
         )
@@ -177,15 +181,20 @@ class Rooms:
 
     # ---- presence ----
 
-    async def connect(self, room_code: str, pid: str, conn_id: str) -> tuple[RoomDoc, int]:
+    async def connect(
+        self, room_code: str, pid: str, conn_id: str, token: str | None = None
+    ) -> tuple[RoomDoc, int]:
         """Make `conn_id` the seat's newest connection and mark it connected.
 
         Returns the saved document and the connection's number. Raises RoomNotFound,
-        or SeatGone if the seat is gone (kicked meanwhile).
+        or SeatGone if the seat is gone (kicked meanwhile) or no longer holds `token`
+        (moved to another device meanwhile, R18.5).
         """
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            if pid not in doc.token_hashes:
+            if pid not in doc.token_hashes or (
+                token is not None and player_of_token({pid: doc.token_hashes[pid]}, token) != pid
+            ):
                 raise SeatGone(pid)
             state, events = engine.set_connected(doc.state, pid, True, now)
             new = doc.next_conn(pid, conn_id).with_(state=state)
@@ -325,9 +334,34 @@ class Rooms:
             log.info("room %s: deleted, no seat ever connected", room_code,
                      extra=fields(room_code, "room_unopened"))
             return
+        except UnknownSave as exc:  # counted once the store says the save landed
+            self._settling.add(task := asyncio.create_task(
+                self._count_if_saved(room_code, exc), name=f"settle-{room_code}"))
+            task.add_done_callback(self._settling.discard)
+            log.warning("room %s: a timer's save has an unknown outcome: %s", room_code, exc)
+            return
         # counted once saved: a move whose save lost the race was never made
+        self._count_moves(room_code, out)
+
+    def _count_moves(self, room_code: str, out: Outcome | None) -> None:
         for seat, kind in [] if out is None else out.result:
             self.hooks.computer_moved(room_code, seat, kind)
+
+    async def _count_if_saved(self, room_code: str, unknown: UnknownSave) -> None:
+        """After a save of computer moves whose outcome was unknown: once the store
+        answers, count the moves if that save landed (its id is among the room's
+        last saves), else nothing (they were not made; the scheduler makes them
+        again, and counts them then)."""
+        for attempt in range(SETTLE_TRIES):
+            try:
+                found = await self.store.load(room_code)
+            except StoreUnavailable:
+                await asyncio.sleep(min(0.05 * 2**attempt, 2.0))  # real time: the store's
+                continue
+            if found is not None and unknown.save_id in self.docs.parse(room_code, found).saves:
+                self._count_moves(room_code, unknown.outcome)
+            return
+        log.warning("room %s: the outcome of a save stayed unknown", room_code)
 
     # ---- the compare-and-set loop ----
 
