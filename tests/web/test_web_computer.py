@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.browser_kit import (
+    Hold,
     join_via_link,
     open_seat,
     play_simple_turn,
@@ -121,19 +122,34 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     server: Any, phone: Any
 ) -> None:
     dee, eve = phone(), phone()
+    hold = Hold(dee)
     code = create_in_ui(dee, server.base, "Dee")
     join_via_link(eve, server.base, code, "Eve")
     add_bot(dee, "normal")
     eve_id = view(eve)["you"]
+    dee_id = view(dee)["you"]
     tap(dee, "start-game")
     ready_up(dee)
     ready_up(eve)
     wait_view(dee, "v.status === 'playing'")
 
-    # Eve closes the page: after 20 s (2 s here) the computer plays her seat
+    # Eve closes the page. For the 20 s (2 s here) before the computer steps in, her
+    # seat says she is offline and that the computer comes soon (that moment held on
+    # Dee's phone while it is looked at); then the computer plays her seat (R17.2)
+    def offline_not_away(msg: dict[str, Any]) -> bool:
+        if msg.get("type") != "update":
+            return False
+        eve_now = next(p for p in msg["view"]["players"] if p["id"] == eve_id)
+        return not eve_now["connected"] and not eve_now["away"]
+
+    hold.freeze_on(offline_not_away)
     eve_ctx = eve.context
     eve.close()
+    hold.wait()
     seat = dee.get_by_test_id(f"seat-{eve_id}")
+    expect(seat.get_by_test_id("offline-badge")).to_have_text("⚠ offline · computer soon")
+    expect(seat.get_by_test_id("away-badge")).to_have_count(0)
+    hold.release()
     expect(seat).to_have_attribute("data-away", "true", timeout=10000)
     # an away friend is not a computer player: "away", not the computer's badge (R17.2)
     expect(seat.get_by_test_id("away-badge")).to_have_text("away")
@@ -141,12 +157,28 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     expect(seat).to_have_attribute("data-bot", "false")
     snap(dee, "computer-away")
     expect(dee.get_by_test_id("log")).to_contain_text("the computer plays for them")
-    # she comes back: the seat is hers again
+    # the table plays on (Dee plays her turns) until the computer has played Eve's
+    moves = f"(window.crisp.state.moves[{eve_id!r}] || []).length > 0"
+    for _ in range(12):
+        v = wait_view(dee, f"v.status !== 'playing' || {moves} || v.turn.player === {dee_id!r}")
+        if v["status"] != "playing" or dee.evaluate(f"() => {moves}"):
+            break
+        play_simple_turn(dee, dee_id, call_crisp=False)
+    else:
+        pytest.fail("the computer never played Eve's seat")
+    # she comes back: the seat is hers again, and she is told what happened meanwhile
     eve = eve_ctx.new_page()
     eve.goto(f"{server.base}/r/{code}")
     expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
-    expect(seat).to_have_attribute("data-away", "false")
-    expect(seat.get_by_test_id("away-badge")).to_have_count(0)
+    expect(eve.get_by_test_id("banner")).to_contain_text(
+        "While you were away, the computer played for you", timeout=TOLD_WITHIN_MS)
+    v = wait_view(dee, f"!v.players.find((p) => p.id === {eve_id!r}).away")
+    expect(dee.get_by_test_id("away-badge")).to_have_count(0)
+    if v["status"] != "playing":  # the round ended meanwhile: on to the next one
+        tap(dee, "next-round")
+        wait_view(dee, "v.status === 'peek' || v.status === 'playing'")
+        ready_up(dee)
+        ready_up(eve)
 
     # the host leaves during the game: the computer plays that seat, Eve is host now,
     # and is told so at once (R17.4)
