@@ -68,6 +68,7 @@ export const ErrorCode = Object.freeze({
   BAD_DECK: 'bad_deck',
   BAD_DEALER: 'bad_dealer',
   ORIGIN_REFUSED: 'origin_refused',
+  TOO_MANY_ROOMS: 'too_many_rooms', // 503: the server holds as many rooms as it may (CRISP_MAX_ROOMS)
 });
 
 /** Codes this client gives its own errors (never on the wire), shown the same way. */
