@@ -1,6 +1,6 @@
 """The room store's contract: one versioned JSON document per room, pub/sub of room
-updates, a schedule of room deadlines, presence leases, marks, budgets and
-one-time tickets; the values and errors it speaks in. It imports no backend (the
+updates, a schedule of room deadlines, presence leases, marks, budgets,
+one-time tickets and each room's log; the values and errors it speaks in. It imports no backend (the
 factory that picks one is `factory.py`). See docs/store.md."""
 
 from __future__ import annotations
@@ -52,14 +52,28 @@ class Versioned:
 
 
 @dataclass(frozen=True, slots=True)
+class LogWrite:
+    """What a `save` does to the room's log, in the same atomic step (docs/store.md,
+    "Room logs"): `reset` empties it first, then `trim` entries are dropped from its
+    start, then each text of `append` is added at its end, one entry each. A save
+    that carries a LogWrite (even an empty one) also gives the log the room's idle
+    expiry, so a log kept this way expires with its room."""
+
+    append: tuple[str, ...] = ()
+    trim: int = 0
+    reset: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class NewVersion:
     """What a successful `save` writes: the room's next document, the message that
-    announces it (published in the same step; None: none) and the room's next
-    deadline (None: none)."""
+    announces it (published in the same step; None: none), the room's next
+    deadline (None: none) and what it does to the room's log (None: nothing)."""
 
     doc: str
     message: str | None
     deadline_ms: int | None
+    log: LogWrite | None = None
 
 
 class Store(ABC):
@@ -94,13 +108,16 @@ class Store(ABC):
         *,
         message: str | None = None,
         deadline_ms: int | None = None,
+        log: LogWrite | None = None,
     ) -> int | None:
         """Compare-and-set, atomically: if the stored version is `expected_version`,
         store `doc` as version + 1, refresh the idle expiry, set the room's deadline
-        (clear it when None) and publish `message` (if not None) on the room's channel.
+        (clear it when None), apply `log` to the room's log (`LogWrite`) and publish
+        `message` (if not None) on the room's channel.
         Returns the new version, or None (nothing changed) if the version did not match
         or the room is gone. (Written once, here: a backend implements `_save`.)"""
-        return await self._save(code, expected_version, NewVersion(doc, message, deadline_ms))
+        return await self._save(
+            code, expected_version, NewVersion(doc, message, deadline_ms, log))
 
     async def _save(self, code: str, expected_version: int, new: NewVersion) -> int | None:
         """The backend's half of `save` (every backend overrides it; a wrapper that
@@ -180,6 +197,12 @@ class Store(ABC):
         claimer that dies leaves it to be claimed again after `claim_ms`. Leases of
         rooms that are gone are dropped instead. The claimer handles each lease (the
         seat's connection is gone) and then drops it."""
+
+    @abstractmethod
+    async def read_log(self, code: str, start: int, count: int) -> list[str]:
+        """Up to `count` entries of the room's log from index `start` (0 = its first
+        entry now), in order; [] past its end, without a log or without a live room.
+        The log is written only by `save` (`LogWrite`): a round's record (R18.2)."""
 
     @abstractmethod
     async def put_ticket(self, key: str, value: str, ttl_ms: int) -> bool:

@@ -35,6 +35,7 @@ class _Room:
     doc: str
     expires_at: float  # time.monotonic()
     marks: dict[str, int] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)  # the room's log (LogWrite), gone with it
 
 
 class MemoryStore(Store):
@@ -122,10 +123,21 @@ class MemoryStore(Store):
         room.version += 1
         room.doc = new.doc
         room.expires_at = time.monotonic() + self._ttl
+        if new.log is not None:
+            if new.log.reset:
+                room.log = []
+            del room.log[: new.log.trim]
+            room.log.extend(new.log.append)
         self._set_deadline(code, new.deadline_ms)
         if new.message is not None:
             self._fanout.deliver(code, new.message)
         return room.version
+
+    async def read_log(self, code: str, start: int, count: int) -> list[str]:
+        room = self._live(code)
+        if room is None or start < 0 or count <= 0:
+            return []
+        return room.log[start : start + count]
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
         room = self._live(code)

@@ -6,6 +6,7 @@ Keys on one Redis (prefix "crisp:" by default):
   {prefix}deadlines     zset code -> deadline ms (the schedule, with leases)
   {prefix}rooms         zset code -> expiry ms (Redis clock); an index for room_count
   {prefix}leases        zset "code seat conn" -> lease end ms (presence, R17.3)
+  {prefix}room:{code}:log  list: the room's log (round records, R18.2), PEXPIRE as the room
   {prefix}budget:{key}  string: a budget's theoretical arrival time (ms, Redis clock), PX = its debt
   channel {prefix}room:{code}   room messages
 On a Redis Cluster (`redis+cluster://`) the rooms are split into shards, each in
@@ -46,6 +47,7 @@ from crisp.store.base import (
     Unsubscribe,
     Versioned,
 )
+from crisp.store.redis_logs import SAVE_LOG, RedisLogs, log_args
 from crisp.store.redis_pool import (
     CONN_ERRORS,
     TrackingPool,
@@ -77,7 +79,7 @@ def _opt_int(value: int | None) -> str | int:
     return "" if value is None else int(value)
 
 
-class RedisStore(RedisTickets, Store):
+class RedisStore(RedisLogs, RedisTickets, Store):
     """A Store on a Redis server (>= 5), shared by every process that uses the same URL
     and prefix. `RedisClusterStore` (redis_cluster.py) is the same on a Redis Cluster."""
 
@@ -118,6 +120,7 @@ class RedisStore(RedisTickets, Store):
         self._r: Any = self._make_client(url, max_connections)
         self._create = self._r.register_script(lua.CREATE)
         self._save_script = self._r.register_script(lua.SAVE)
+        self._save_log_script = self._r.register_script(SAVE_LOG)  # redis_logs.py
         self._delete = self._r.register_script(lua.DELETE)
         self._claim_mark = self._r.register_script(lua.CLAIM_MARK)
         self._return_mark = self._r.register_script(lua.RETURN_MARK)
@@ -265,7 +268,11 @@ class RedisStore(RedisTickets, Store):
             "" if new.message is None else new.message,
         ]
         async with self._guard(write=True):
-            result = await self._save_script(keys=self._room_keys(code), args=args)
+            if new.log is None:
+                result = await self._save_script(keys=self._room_keys(code), args=args)
+            else:  # the room's log too, in the same step (redis_logs.py)
+                keys = [*self._room_keys(code), self._log_key(code)]
+                result = await self._save_log_script(keys=keys, args=[*args, *log_args(new.log)])
         if result is None:
             return None
         self._schedules.note("deadlines", code, code, new.deadline_ms)
@@ -285,6 +292,7 @@ class RedisStore(RedisTickets, Store):
     async def delete(self, code: str) -> None:
         async with self._guard(write=True):
             await self._delete(keys=self._room_keys(code), args=[code])
+            await self._r.delete(self._log_key(code))  # else it would expire by itself
         self._schedules.note("deadlines", code, code, None)
 
     async def exists(self, code: str) -> bool:

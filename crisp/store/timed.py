@@ -31,7 +31,7 @@ OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
     "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "return_mark",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
-    "put_ticket", "take_ticket",
+    "put_ticket", "take_ticket", "read_log",
 )  # fmt: skip
 
 
@@ -72,8 +72,11 @@ class TimedStore(Store):
 
     async def _save(self, code: str, expected_version: int, new: NewVersion) -> int | None:
         call = self.inner.save(code, expected_version, new.doc, message=new.message,
-                               deadline_ms=new.deadline_ms)  # fmt: skip
+                               deadline_ms=new.deadline_ms, log=new.log)  # fmt: skip
         return await self._call("save", code, call)
+
+    async def read_log(self, code: str, start: int, count: int) -> list[str]:
+        return await self._call("read_log", code, self.inner.read_log(code, start, count))
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
         return await self._call("claim_mark", code, self.inner.claim_mark(code, name, value))

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
-from crisp.store import GapHandler, Handler, Lease, Store, Unsubscribe, Versioned
+from crisp.store import GapHandler, Handler, Lease, LogWrite, Store, Unsubscribe, Versioned
 
 log = logging.getLogger("crisp.server.store")
 
@@ -25,7 +25,7 @@ OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
     "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "return_mark",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
-    "put_ticket", "take_ticket",
+    "put_ticket", "take_ticket", "read_log",
 )
 
 
@@ -84,11 +84,15 @@ class ObservedStore(Store):
         *,
         message: str | None = None,
         deadline_ms: int | None = None,
+        log: LogWrite | None = None,
     ) -> int | None:
         call = self.inner.save(
-            code, expected_version, doc, message=message, deadline_ms=deadline_ms
+            code, expected_version, doc, message=message, deadline_ms=deadline_ms, log=log
         )
         return await self._call("save", code, call)
+
+    async def read_log(self, code: str, start: int, count: int) -> list[str]:
+        return await self._call("read_log", code, self.inner.read_log(code, start, count))
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
         return await self._call("claim_mark", code, self.inner.claim_mark(code, name, value))
