@@ -9,7 +9,7 @@ Bot-only games through the engine (`crisp.bots.selfplay`): half the seats play
 kinds of positions). Every decision (`crisp.bots.choose` on the seat's view and
 memory, exactly what the server calls inside its compare-and-set) is timed with
 `time.perf_counter`; so is what the server does for a computer seat on every
-change (`Memory.from_json`, `observe`, `to_json`: crisp/server/computer.py),
+change (`Memory.from_json`, `observe`, `to_json`: crisp/server/rooms/computer_seats.py),
 and the size of that memory in the room document. Prints the percentiles in
 ms, the hard/normal ratios, and exits 1 if hard's p99 is 5 ms or more.
 """

@@ -57,6 +57,7 @@ class Driver(Protocol):
     pace: Pace
     rng: random.Random
     t_measure: float  # perf_counter time the measured window opened (inf before)
+    t_stop: float  # and closed (inf until then): an action counts if sent in between
     refused: float  # chance, after each answered action, of an off-turn message
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None: ...
@@ -151,7 +152,7 @@ class Client:
         if self.inflight is not None:
             kind, sent, fields = self.inflight
             if announces(events, kind, self.pid, fields):
-                if sent >= self.d.t_measure:
+                if self.d.t_measure <= sent < self.d.t_stop:
                     st.latencies.setdefault(kind, []).append((at - sent) * 1000)
                     st.answered += 1
                 self.inflight = None
@@ -165,7 +166,7 @@ class Client:
         ref = msg.get("ref")
         if isinstance(ref, str) and ref in self.refusing:  # asked for (--refused)
             sent = self.refusing.pop(ref)
-            if st.measuring and sent >= self.d.t_measure:
+            if self.d.t_measure <= sent < self.d.t_stop:
                 st.refusals_ms.append((at - sent) * 1000)
             return
         if st.measuring:
@@ -307,7 +308,7 @@ class Client:
     def sweep(self, now: float) -> None:
         """Give up on an action unanswered for ANSWER_TIMEOUT_S (counted) and move on."""
         if self.inflight is not None and now - self.inflight[1] > ANSWER_TIMEOUT_S:
-            if self.inflight[1] >= self.d.t_measure:
+            if self.d.t_measure <= self.inflight[1] < self.d.t_stop:
                 self.d.stats.unanswered += 1
             self.inflight = None
             if self.view is not None and not self.d.stats.stopping:

@@ -1,6 +1,7 @@
 """A real Redis Cluster on loopback, for `crisp bench --cluster` and the test suite:
 `masters` redis-servers with `--cluster-enabled yes`, each given `replicas`
-replicas, joined by `redis-cli --cluster create`, ready once every node reports
+replicas, joined as `redis-cli --cluster create` would (without its pauses),
+ready once every node reports
 `cluster_state:ok`, knows every node, and every replica's link to its master
 is up.
 
@@ -19,10 +20,8 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
 import signal
 import socket
-import subprocess
 import tempfile
 import time
 
@@ -48,16 +47,6 @@ def command(port: int, *args: str, timeout: float = 1.0) -> str:
 
 def _pong(port: int) -> bool:
     return command(port, "PING").startswith("+PONG")
-
-
-def redis_cli() -> str:
-    """redis-cli next to the redis-server in use (the same package), else on PATH."""
-    sibling = os.path.join(os.path.dirname(redis_server_path()), "redis-cli")
-    path = sibling if os.access(sibling, os.X_OK) else shutil.which("redis-cli")
-    if not path:
-        raise RuntimeError("redis-cli not found (it comes with redis-server, e.g. "
-                           "`apt-get install redis-server` installs redis-tools)")
-    return path
 
 
 def _info(port: int, section: str) -> dict[str, str]:
@@ -200,8 +189,10 @@ def _start_node(binary: str, node_timeout_ms: int, persistence: list[str]) -> Re
                "--save", "", *persistence, "--dir", workdir, "--daemonize", "no",
                "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                "--cluster-node-timeout", str(node_timeout_ms), "--maxclients", "20000",
+               "--repl-diskless-sync-delay", "0",
                "--loglevel", "warning", "--logfile", ""]  # fmt: skip
         node = RedisServer(port, cmd, workdir)
+        node.bus_port = bus
         try:
             node.wait_until(functools.partial(_pong, port), 10.0, "answering PING")
             return node
@@ -233,14 +224,42 @@ def start_redis_cluster(
         for _ in range(masters * (1 + replicas)):
             nodes.append(_start_node(binary, node_timeout_ms, persistence))
         cluster = RedisClusterProcs(nodes, masters)
-        create = [redis_cli(), "--cluster", "create", *(f"{HOST}:{p}" for p in cluster.ports),
-                  "--cluster-replicas", str(replicas), "--cluster-yes"]  # fmt: skip
-        done = subprocess.run(create, capture_output=True, text=True, timeout=timeout)
-        if done.returncode != 0:
-            raise RuntimeError(f"redis-cli --cluster create failed:\n{done.stdout}{done.stderr}")
+        _create(cluster, masters, replicas, timeout)
         cluster.wait_ok(timeout)
         return cluster
     except BaseException:
         for node in nodes:
             node.stop()
         raise
+
+
+def _reply_ok(port: int, *args: str) -> None:
+    reply = command(port, *args)
+    if not reply.startswith("+OK"):
+        raise RuntimeError(f"{' '.join(args)} on {port}: {reply.strip()!r}")
+
+
+def _create(cluster: RedisClusterProcs, masters: int, replicas: int, timeout: float) -> None:
+    """What `redis-cli --cluster create ... --cluster-replicas R` does, without its
+    one-second pauses: the first `masters` nodes get equal contiguous slot ranges
+    and config epochs 1..N, every node meets the first, each master gets its
+    `replicas` from the rest (in order), once every node knows every other."""
+    ports = cluster.ports
+    ids = {p: command(p, "CLUSTER", "MYID").split("\r\n")[1] for p in ports}
+    per_node, cursor, low = 16384 / masters, 0.0, 0
+    for i, port in enumerate(ports[:masters]):  # the ranges redis-cli gives
+        high = 16383 if i == masters - 1 else max(low, round(cursor + per_node - 1))
+        _reply_ok(port, "CLUSTER", "ADDSLOTSRANGE", str(low), str(high))
+        low, cursor = high + 1, cursor + per_node
+        _reply_ok(port, "CLUSTER", "SET-CONFIG-EPOCH", str(i + 1))
+    for port in ports[1:]:
+        bus = cluster.node(port).bus_port
+        _reply_ok(ports[0], "CLUSTER", "MEET", HOST, str(port), str(bus))
+    deadline = time.monotonic() + timeout
+    while not all(all(i in command(p, "CLUSTER", "NODES") for i in ids.values())
+                  for p in ports):  # fmt: skip
+        if time.monotonic() > deadline:
+            raise RuntimeError("the cluster's nodes did not meet in time")
+        time.sleep(0.02)  # poll interval of CLUSTER NODES while the nodes gossip
+    for k, port in enumerate(ports[masters:]):
+        _reply_ok(port, "CLUSTER", "REPLICATE", ids[ports[k // replicas]])

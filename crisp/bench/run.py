@@ -100,6 +100,7 @@ class Bench:
         self.clients: list[Client] = []
         self.rooms: list[Room] = []
         self.t_measure = float("inf")
+        self.t_stop = float("inf")
         self.tasks: set[asyncio.Task[Any]] = set()
         self.lags: list[float] = []
         self._seat = 0  # seats spread round-robin over the target's URLs
@@ -199,7 +200,8 @@ class Bench:
         st.measuring = True
         await asyncio.sleep(a.duration)
         st.measuring = False
-        window = time.perf_counter() - self.t_measure
+        self.t_stop = time.perf_counter()
+        window = self.t_stop - self.t_measure
         cpu1, pcpu1 = time.process_time(), [w.sample()[1] for w in watched]
         busy = machine_busy() - busy0
         epoch1 = time.time()

@@ -44,12 +44,22 @@ def _answers_ping(port: int) -> bool:
         return False
 
 
+def _linked(port: int) -> bool:
+    try:
+        with socket.create_connection((HOST, port), timeout=0.5) as s:
+            s.sendall(b"INFO replication\r\n")
+            return b"master_link_status:up" in s.recv(4096)
+    except OSError:
+        return False
+
+
 class RedisServer(Proc):
     """A redis-server on 127.0.0.1:`port`, data in a temporary directory."""
 
     def __init__(self, port: int, cmd: list[str], workdir: str, keep_dir: bool = False) -> None:
         super().__init__("redis-server", cmd, os.environ, cleanup=None if keep_dir else workdir)
         self.port = port
+        self.bus_port: int | None = None  # a cluster node's bus port
         self.dir = Path(workdir)
 
     @property
@@ -64,14 +74,16 @@ def start_redis(
     max_clients: int | None = None,
     appendonly_dir: str | Path | None = None,
     appendfsync: str = "always",
+    replica_of: int | None = None,
 ) -> RedisServer:
     """Start redis-server on 127.0.0.1 (a free port unless `port` is given) and wait
     until it answers PING. Without persistence, unless `appendonly_dir` is given: then
     its data is an append-only file there, written before each reply (`appendfsync
     always`; `appendfsync="everysec"` for a benchmark) and kept when the server stops,
     so a server started again on that directory (after a SIGKILL too) has every
-    acknowledged write. Raises RedisNotFound without the binary, RuntimeError if it
-    does not start."""
+    acknowledged write. `replica_of`: a replica of the Redis on that port, returned
+    once its link to it is up. Raises RedisNotFound without the binary,
+    RuntimeError if it does not start."""
     binary = redis_server_path()
     error: RuntimeError | None = None
     for _ in range(1 if port else 3):  # a free port can be taken before redis binds it
@@ -86,9 +98,13 @@ def start_redis(
                "--loglevel", "warning", "--logfile", ""]  # fmt: skip
         if max_clients:
             cmd += ["--maxclients", str(max_clients)]
+        if replica_of:
+            cmd += ["--replicaof", HOST, str(replica_of), "--repl-diskless-sync-delay", "0"]
         redis = RedisServer(use_port, cmd, workdir, keep_dir=bool(appendonly_dir))
         try:
             redis.wait_until(functools.partial(_answers_ping, use_port), timeout, "answering PING")
+            if replica_of:
+                redis.wait_until(functools.partial(_linked, use_port), timeout, "replicating")
             return redis
         except RuntimeError as exc:
             error = exc

@@ -17,8 +17,8 @@ Every write is one Lua script (one round trip, atomic) whose keys are all in KEY
 and in one slot. This module is the store itself (rooms, marks, budgets, leases);
 its parts: `redis_scripts.py` (the Lua scripts), `redis_pool.py` (connections and
 their errors), `redis_schedule.py` (shards and the claim of their schedules),
-`redis_pubsub.py` and `redis_link.py` (subscriptions and their read loops).
-See docs/store.md."""
+`redis_leases.py` (presence leases), `redis_pubsub.py` and `redis_link.py`
+(subscriptions and their read loops). See docs/store.md."""
 
 from __future__ import annotations
 
@@ -47,12 +47,14 @@ from crisp.store.base import (
     Unsubscribe,
     Versioned,
 )
+from crisp.store.redis_leases import ShardLeases
 from crisp.store.redis_logs import SAVE_LOG, RedisLogs, log_args
 from crisp.store.redis_pool import (
     CONN_ERRORS,
     TrackingPool,
     reached,
     split_op_timeout,
+    split_wait,
     track_reached,
     untrack,
 )
@@ -64,19 +66,6 @@ __all__ = ["PIPELINES", "RedisStore", "split_op_timeout"]
 
 log = logging.getLogger(__name__)
 PIPELINES = 8  # pipelines (calls over several shards) at once per store
-
-
-def _member(lease: Lease) -> str:
-    return f"{lease.code} {lease.seat} {lease.conn}"
-
-
-def _lease(member: str) -> Lease:
-    code, seat, conn = member.split(" ")
-    return Lease(code, seat, conn)
-
-
-def _opt_int(value: int | None) -> str | int:
-    return "" if value is None else int(value)
 
 
 class RedisStore(RedisLogs, RedisTickets, Store):
@@ -100,6 +89,9 @@ class RedisStore(RedisLogs, RedisTickets, Store):
         max_connections: int = 64,
     ) -> None:
         url, op_timeout_s = split_op_timeout(self._configure(url), op_timeout_s)
+        url, self._wait, self._wait_ms = split_wait(url)
+        self.unreplicated = 0  # room writes that `wait` replicas did not confirm in time
+        self._partial_failures = 0  # pipelines with some calls failed, since one fully worked
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._budget_prefix = prefix + "budget:"
         self._ticket_prefix = prefix + "ticket:"
@@ -132,6 +124,10 @@ class RedisStore(RedisLogs, RedisTickets, Store):
         self._schedules = ShardSchedules(
             self._shards, self.KNOWN_FOR_S, heads=self._heads, claim=self._claim,
             each=self._each, guard=self._guard, shard_index=self._shard_index)  # fmt: skip
+        self._leases = ShardLeases(
+            self._r, self._shards, self._schedules, renew=self._renew_leases,
+            each=self._each, guard=self._guard, shard_index=self._shard_index,
+            pipelines=self._pipelines)  # fmt: skip
         self._pubsub = self._make_pubsub(url)
 
     # -- the parts a cluster store makes differently ------------------------------
@@ -173,14 +169,21 @@ class RedisStore(RedisLogs, RedisTickets, Store):
             ping_s=self._pubsub_ping_s,
         )
 
-    async def _each(self, script: Any, calls: Calls) -> list[Any]:
+    async def _each(self, script: Any, calls: Calls, *, partial: bool = False) -> list[Any]:
         """`script` once per (keys, args) of `calls`, all at once: directly for one
         call, else in one pipeline (on a cluster: one round trip per node). The
-        first error is raised; a script a node does not know yet (a new master) is
-        loaded on every master and the pipeline sent again."""
+        first error is raised, or with `partial` each call's error is returned in
+        its place (the caller decides); a script a node does not know yet (a new
+        master) is loaded on every master and the pipeline sent again."""
         if len(calls) == 1:
             keys, args = calls[0]
-            return [await script(keys=keys, args=args)]
+            try:
+                return [await script(keys=keys, args=args)]
+            except Exception as e:
+                if not partial:
+                    raise
+                self._partly_failed(e, 1, 1)
+                return [e]
         for attempt in (1, 2):
             pipe = self._r.pipeline(transaction=False)
             for keys, args in calls:
@@ -190,9 +193,14 @@ class RedisStore(RedisLogs, RedisTickets, Store):
             if attempt == 1 and any(isinstance(r, NoScriptError) for r in results):
                 await self._r.script_load(script.script)
                 continue
-            for result in results:
-                if isinstance(result, Exception):
-                    raise result
+            failed = [r for r in results if isinstance(r, Exception)]
+            if failed and not partial:
+                raise failed[0]
+            if failed:
+                self._partly_failed(failed[0], len(failed), len(results))
+            elif self._partial_failures:
+                log.info("redis: every call of a pipeline answers again")
+                self._partial_failures = 0
             return results
         raise AssertionError("unreachable")
 
@@ -200,6 +208,49 @@ class RedisStore(RedisLogs, RedisTickets, Store):
         await self._r.publish(channel, message)
 
     _publish_command = "PUBLISH"  # the command the save script publishes with
+
+    def _partly_failed(self, error: Exception, failed: int, calls: int) -> None:
+        """Calls of several shards failed (a cluster node is down): the others' answers
+        are used; say so once per run of such failures."""
+        if not self._partial_failures:
+            log.warning("redis: %d of %d shard calls failed (%s); using the others",
+                        failed, calls, error)  # fmt: skip
+        self._partial_failures += 1
+        self._node_failed()
+
+    def _node_failed(self) -> None:
+        """A connection to Redis failed (a cluster reads its slot map again)."""
+
+    def _wait_options(self, key: str) -> dict[str, Any]:
+        """How WAIT reaches the connection that wrote `key` (one Redis: the same
+        pipeline's connection, nothing to add)."""
+        return {}
+
+    async def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a room write's script; with `?wait=N`, followed on the same connection by
+        `WAIT N wait_ms`, so that the answer comes once N replicas have the write (or
+        the time is up: the write stands, unconfirmed, counted in `unreplicated`)."""
+        if not self._wait:
+            return await script(keys=keys, args=args)
+        for attempt in (1, 2):
+            pipe = self._r.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self._wait, self._wait_ms, **self._wait_options(keys[0]))
+            async with self._pipelines:
+                result, acks = await pipe.execute(raise_on_error=False)
+            if attempt == 1 and isinstance(result, NoScriptError):
+                await self._r.script_load(script.script)
+                continue
+            if isinstance(result, Exception):
+                raise result
+            if not isinstance(acks, int) or acks < self._wait:
+                self.unreplicated += 1
+                if self.unreplicated == 1 or self.unreplicated % 1000 == 0:
+                    log.warning("redis: %d room write(s) not confirmed by %d replica(s) within "
+                                "%d ms (WAIT answered %r)", self.unreplicated, self._wait,
+                                self._wait_ms, acks)  # fmt: skip
+            return result
+        raise AssertionError("unreachable")
 
     # -- helpers -----------------------------------------------------------------
 
@@ -214,6 +265,7 @@ class RedisStore(RedisLogs, RedisTickets, Store):
         try:
             yield
         except CONN_ERRORS as e:
+            self._node_failed()
             if write and reached():
                 raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
             raise StoreUnavailable(f"redis: {e}") from e
@@ -242,9 +294,9 @@ class RedisStore(RedisLogs, RedisTickets, Store):
         return [shard.room(code), shard.deadlines, shard.rooms]
 
     async def create(self, code: str, doc: str, deadline_ms: int | None = None) -> bool:
-        args: list[str | int] = [code, doc, self._ttl_ms, _opt_int(deadline_ms)]
+        args: list[str | int] = [code, doc, self._ttl_ms, lua.opt_int(deadline_ms)]
         async with self._guard(write=True):
-            created = bool(await self._create(keys=self._room_keys(code), args=args))
+            created = bool(await self._write(self._create, self._room_keys(code), args))
         if created:
             self._schedules.note("deadlines", code, code, deadline_ms)
         return created
@@ -262,17 +314,18 @@ class RedisStore(RedisLogs, RedisTickets, Store):
             int(expected_version),
             new.doc,
             self._ttl_ms,
-            _opt_int(new.deadline_ms),
+            lua.opt_int(new.deadline_ms),
             "0" if new.message is None else self._publish_command,
             self._key(code),
             "" if new.message is None else new.message,
         ]
         async with self._guard(write=True):
             if new.log is None:
-                result = await self._save_script(keys=self._room_keys(code), args=args)
+                result = await self._write(self._save_script, self._room_keys(code), args)
             else:  # the room's log too, in the same step (redis_logs.py)
                 keys = [*self._room_keys(code), self._log_key(code)]
-                result = await self._save_log_script(keys=keys, args=[*args, *log_args(new.log)])
+                result = await self._write(self._save_log_script, keys,
+                                           [*args, *log_args(new.log)])
         if result is None:
             return None
         self._schedules.note("deadlines", code, code, new.deadline_ms)
@@ -291,7 +344,7 @@ class RedisStore(RedisLogs, RedisTickets, Store):
 
     async def delete(self, code: str) -> None:
         async with self._guard(write=True):
-            await self._delete(keys=self._room_keys(code), args=[code])
+            await self._write(self._delete, self._room_keys(code), [code])
             await self._r.delete(self._log_key(code))  # else it would expire by itself
         self._schedules.note("deadlines", code, code, None)
 
@@ -326,63 +379,21 @@ class RedisStore(RedisLogs, RedisTickets, Store):
     async def next_due_ms(self) -> int | None:
         return await self._schedules.next_due_ms()
 
-    # -- presence leases ---------------------------------------------------------
-
-    def _by_shard(self, leases: Sequence[Lease]) -> dict[int, list[int]]:
-        """The indexes of `leases` grouped by their room's shard."""
-        groups: dict[int, list[int]] = {}
-        for i, lease in enumerate(leases):
-            groups.setdefault(self._shard_index(lease.code), []).append(i)
-        return groups
+    # -- presence leases (redis_leases.py) ----------------------------------------
 
     async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:
-        if not leases:
-            return
-        groups = self._by_shard(leases)
-        async with self._guard():
-            if len(groups) == 1:  # a single command: no pipeline
-                ((shard, group),) = groups.items()
-                await self._r.zadd(self._shards[shard].leases,
-                                   {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
-            else:
-                pipe = self._r.pipeline(transaction=False)
-                for shard, group in groups.items():
-                    pipe.zadd(self._shards[shard].leases,
-                              {_member(leases[i]): int(until_ms) for i in group})  # fmt: skip
-                async with self._pipelines:
-                    await pipe.execute()
-        for lease in leases:
-            self._schedules.note("leases", lease.code, _member(lease), until_ms)
+        await self._leases.put(leases, until_ms)
 
     async def renew_leases(self, leases: Sequence[Lease], until_ms: int) -> list[bool]:
-        if not leases:
-            return []
-        groups = self._by_shard(leases)
-        calls = [
-            ([self._shards[shard].leases], [int(until_ms), *(_member(leases[i]) for i in group)])
-            for shard, group in groups.items()
-        ]
-        async with self._guard():
-            answers = await self._each(self._renew_leases, calls)
-        held = [False] * len(leases)
-        for group, answer in zip(groups.values(), answers, strict=True):
-            for i, h in zip(group, answer, strict=True):
-                held[i] = bool(h)
-        for lease, h in zip(leases, held, strict=True):
-            if h:
-                self._schedules.note("leases", lease.code, _member(lease), until_ms)
-        return held
+        return await self._leases.renew(leases, until_ms)
 
     async def drop_lease(self, lease: Lease) -> None:
-        async with self._guard():
-            await self._r.zrem(self._shard(lease.code).leases, _member(lease))
-        self._schedules.note("leases", lease.code, _member(lease), None)
+        await self._leases.drop(lease)
 
     async def claim_expired_leases(
         self, now_ms: int, claim_ms: int, limit: int = 100
     ) -> list[Lease]:
-        members = await self._schedules.claim("leases", now_ms, now_ms + claim_ms, limit)
-        return [_lease(m) for m in members]
+        return await self._leases.claim_expired(now_ms, claim_ms, limit)
 
     # -- pub/sub -----------------------------------------------------------------
 

@@ -205,7 +205,24 @@ class RedisClusterStore(RedisStore):
         url, self._shard_count = split_cluster_url(url)
         self._init_lock = asyncio.Lock()
         self._initialized = False
+        self._refresh: asyncio.Task[None] | None = None
         return url
+
+    def _node_failed(self) -> None:
+        """A node did not answer: read the slot map again shortly (its slots may have a
+        new master). redis-py does so itself after a failed single command, but not
+        after a pipeline's, and a process whose only calls to a shard are pipelines
+        (the schedule's reads and claims) would keep the dead master for good."""
+        if self._refresh is None or self._refresh.done():
+            self._refresh = asyncio.get_running_loop().create_task(
+                self._refresh_slots(), name="crisp-store-slots")
+
+    async def _refresh_slots(self) -> None:
+        await asyncio.sleep(REROUTE_EVERY_S)  # at most this often
+        try:
+            await self._r.nodes_manager.initialize()
+        except Exception as e:  # the next failure asks again
+            log.info("redis: reading the cluster's slot map failed (%s)", e)
 
     def _make_shards(self, prefix: str) -> list[Shard]:
         return [Shard(f"{prefix}{{{tag}}}:") for tag in shard_tags(self._shard_count)]
@@ -230,6 +247,11 @@ class RedisClusterStore(RedisStore):
     async def _publish(self, channel: str, message: str) -> None:
         await self._r.spublish(channel, message)
 
+    def _wait_options(self, key: str) -> dict[str, Any]:
+        """WAIT goes with the write to the master of `key`'s slot, in the same
+        per-node pipeline, so on the connection that wrote it."""
+        return {"target_nodes": self._r.get_node_from_key(key)}
+
     async def start(self) -> None:
         # Read the slot map and load the scripts on every master now if the cluster
         # answers (else on first use: a first EVALSHA per script and master fails
@@ -239,6 +261,13 @@ class RedisClusterStore(RedisStore):
             for script in [v for v in vars(self).values() if isinstance(v, AsyncScript)]:
                 await self._r.script_load(script.script)
         await super().start()
+
+    async def close(self) -> None:
+        if self._refresh is not None:
+            self._refresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refresh
+        await super().close()
 
     async def _initialize(self) -> None:
         """Read the slot map once, before the first call: redis-py's cluster client
@@ -263,8 +292,10 @@ class RedisClusterStore(RedisStore):
         try:
             yield
         except NOT_SENT as e:
+            self._node_failed()
             raise StoreUnavailable(f"redis: {e}") from e
         except CONN_ERRORS as e:
+            self._node_failed()
             if write and not _refused(e):
                 raise OutcomeUnknown(f"redis: {e} (after the request was sent)") from e
             raise StoreUnavailable(f"redis: {e}") from e

@@ -84,3 +84,21 @@ def split_op_timeout(url: str, default: float) -> tuple[str, float]:
         raise ValueError(f"op_timeout must be between 0 and 3600 seconds, not {timeout}")
     rest = urlencode([(k, v) for k, v in query if k != "op_timeout"])
     return urlunsplit(parts._replace(query=rest)), timeout
+
+
+def split_wait(url: str) -> tuple[str, int, int]:
+    """`url` without its `wait` and `wait_ms` query options, and their values: after
+    each room write (create, save, delete) wait until `wait` replicas have it, for
+    at most `wait_ms` (docs/store.md, "Replicas and WAIT"); `wait` 0 (the default)
+    waits for none."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    options = {k: v for k, v in query if k in ("wait", "wait_ms")}
+    replicas = int(options.get("wait", "0"))
+    timeout_ms = int(options.get("wait_ms", "100"))
+    if not 0 <= replicas <= 16:
+        raise ValueError(f"wait must be between 0 and 16 replicas, not {replicas}")
+    if not 1 <= timeout_ms <= 60_000:
+        raise ValueError(f"wait_ms must be between 1 and 60000, not {timeout_ms}")
+    rest = urlencode([(k, v) for k, v in query if k not in ("wait", "wait_ms")])
+    return urlunsplit(parts._replace(query=rest)), replicas, timeout_ms

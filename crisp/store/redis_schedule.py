@@ -20,9 +20,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-# (keys, args) of one script call; `each(script, calls)` runs them all at once.
+# (keys, args) of one script call; `each(script, calls, partial=...)` runs them all at
+# once (redis.py: RedisStore._each).
 Calls = Sequence[tuple[list[str], list[Any]]]
-Each = Callable[[Any, Calls], Awaitable[list[Any]]]
+Each = Callable[..., Awaitable[list[Any]]]
 # guard(write=...): the store's mapping of connection errors (redis.py).
 Guard = Callable[..., AbstractAsyncContextManager[None]]
 KINDS = ("deadlines", "leases")
@@ -105,18 +106,33 @@ class ShardSchedules:
         elif member == head.member:  # the first entry moved later or left: read it again
             head.read_at = -math.inf
 
+    def _raise_if_all_failed(self, answers: list[Any], asked: int) -> None:
+        """A whole outage is an error: every one of `asked` calls failed and they were
+        all the shards there are. (A part that fails reads as empty, and is read
+        again next time.)"""
+        failed = [a for a in answers if isinstance(a, Exception)]
+        if failed and len(failed) == len(answers) and asked == len(self._shards):
+            raise failed[0]
+
     async def _read_heads(
         self, kind: str, which: list[int], now: str | int, limit: int
     ) -> list[list[tuple[str, float]]]:
         """Read shards `which` of schedule `kind`: per shard, its due (member, score)
-        pairs (at most `limit`), else its first entry; and remember each first entry."""
+        pairs (at most `limit`), else its first entry; and remember each first entry.
+        A shard that does not answer (its master is down, and others answer) reads
+        as empty and is read again next time."""
         heads = self._known[kind]
         before = [heads[i].changes for i in which]
         started = time.monotonic()
         calls = [([getattr(self._shards[i], kind)], [now, limit]) for i in which]
-        answers = await self._each(self._heads_script, calls)
-        out = []
+        answers = await self._each(self._heads_script, calls, partial=True)
+        self._raise_if_all_failed(answers, len(which))
+        out: list[list[tuple[str, float]]] = []
         for i, changes, flat in zip(which, before, answers, strict=True):
+            if isinstance(flat, Exception):
+                heads[i].read_at = -math.inf
+                out.append([])
+                continue
             pairs = [(str(m), float(sc)) for m, sc in zip(flat[::2], flat[1::2], strict=True)]
             out.append(pairs)
             heads[i].learn(pairs[0] if pairs else None, started, changes)
@@ -128,7 +144,10 @@ class ShardSchedules:
         read only if its first entry is known to be due or was last read
         `known_for_s` ago or more (0 on one Redis), then one claim script with the
         due members' room keys (it leases what is still due, drops the members of
-        gone rooms, and returns the shard's new first entry)."""
+        gone rooms, and returns the shard's new first entry). One shard's master
+        being down does not hold up the others': their due members are claimed (a
+        claim whose answer was lost leaves its members leased: due again after the
+        lease)."""
         if limit <= 0:
             return []
         heads = self._known[kind]
@@ -156,9 +175,14 @@ class ShardSchedules:
             calls.append(([getattr(shard, kind), *rooms], [now_ms, until_ms, *members]))
         changes, started = [heads[i].changes for i in by_shard], time.monotonic()
         async with self._guard(write=True):
-            answers = await self._each(self._claim_script, calls)
+            answers = await self._each(self._claim_script, calls, partial=True)
+            self._raise_if_all_failed(answers, len(self._shards))
         claimed = []
-        for i, before, (got, first) in zip(by_shard, changes, answers, strict=True):
+        for i, before, answer in zip(by_shard, changes, answers, strict=True):
+            if isinstance(answer, Exception):
+                heads[i].read_at = -math.inf
+                continue
+            got, first = answer
             heads[i].learn((str(first[0]), float(first[1])) if first else None, started, before)
             claimed += [str(m) for m in got]
         return claimed

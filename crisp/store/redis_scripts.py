@@ -5,6 +5,11 @@ and on a Redis Cluster."""
 
 from __future__ import annotations
 
+
+def opt_int(value: int | None) -> str | int:
+    """An optional integer argument of a script ('' for none)."""
+    return "" if value is None else int(value)
+
 # Shared Lua prelude: the Redis clock in ms, for the rooms index.
 NOW = """
 local t = redis.call('TIME')
