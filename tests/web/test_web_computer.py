@@ -72,8 +72,12 @@ def test_r17_1_add_a_computer_player_play_a_round_and_leave(server: Any, phone: 
     extra = add_bot(dee, "normal")
     expect(dee.get_by_test_id(f"player-{extra}").get_by_test_id("bot-badge")).to_contain_text(
         "normal")
+    hard = add_bot(dee, "hard")  # the third level (protocol: add_bot level "hard")
+    expect(dee.get_by_test_id(f"player-{hard}").get_by_test_id("bot-badge")).to_contain_text(
+        "computer · hard")
     snap(dee, "computer-lobby", full_page=True)
-    tap(dee, f"kick-{extra}")  # a computer player is removed like anyone in the lobby
+    for removed in (extra, hard):  # a computer player is removed like anyone in the lobby
+        tap(dee, f"kick-{removed}")
     expect(dee.locator("[data-testid=player-list] li")).to_have_count(2)
     expect(dee.get_by_test_id("start-game")).to_be_enabled()
 
