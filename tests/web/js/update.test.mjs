@@ -551,3 +551,23 @@ test('r17_2 a player back after a while is told the computer played for them (th
   assert.equal(eventText(first, first.log.at(-1).ev), 'While you were away, the computer played for you');
   assert.deepEqual(apply(s0, update(playing('p2'))).state.notices, []); // seq 2: not a return
 });
+
+test('r16_3 the table kept for a reload or offline is its public part only: no card held, nothing to tap, no clock', async () => {
+  const { publicTable } = await import('../../../web/js/storage.js');
+  const live = makeView({
+    holding: 'QS', legal: ['swap', 'discard', 'queen'], peek_ends_at: NOW + 1,
+    turn: { ...makeView().turn, player: 'p1', draw_deadline: NOW + 30000, drawn_from: 'stock' },
+    crisp: { caller: null, window: { player: 'p1', closes_at: NOW + 3000 }, windows: [{ player: 'p1', closes_at: NOW + 3000 }], final_turns_left: [] },
+  });
+  const kept = publicTable(deepFreeze(live));
+  assert.equal(kept.holding, null);
+  assert.deepEqual(kept.legal, []);
+  assert.equal(kept.turn.draw_deadline, null);
+  assert.equal(kept.crisp.window, null);
+  assert.deepEqual(kept.crisp.windows, []);
+  assert.ok(!JSON.stringify(kept).includes('QS'));
+  // what everyone sees stays: the seats, their names and totals, whose turn, the pile
+  assert.deepEqual(kept.players, live.players);
+  assert.equal(kept.turn.player, 'p1');
+  assert.equal(kept.discard_top, '7H');
+});
