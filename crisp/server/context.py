@@ -12,6 +12,7 @@ from crisp.server.edge.clients import TrustedProxies
 from crisp.server.edge.limits import Limits, RoomCap
 from crisp.server.edge.ratelimit import SocketLimits
 from crisp.server.edge.transport import Guard, connection_cap
+from crisp.server.ops import faults
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.ops.observed import ObservedStore
@@ -60,6 +61,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
     store = ObservedStore(inner, hooks)
     await store.start()
+    faults.arm(settings.test_fault if settings.test_hooks else None)
     clock = ManualClock() if settings.clock == "manual" else Clock()
     times = LeaseTimes.for_scale(settings.effective_time_scale)
     docs = DocCache()  # this process's copies of room documents (rooms and hub)

@@ -50,8 +50,9 @@ def test_frame_updates_equal_plain_updates(seed: int) -> None:
                 seq = rng.randrange(1, 10_000)
                 redacted = [r for ev in events if (r := engine.redact(ev, p.id)) is not None]
                 shown = [t for ev in events if (t := texts.text(ev, p.id)) is not None]
-                plain = plain_update(state, "ABCD2345", locked, p.id, seq, now, redacted)
-                assert frame.update_text(p.id, seq, shown) == plain
+                lag = rng.choice((None, 0, 7, 150, 300, 1234))  # per connection (R18.4)
+                plain = plain_update(state, "ABCD2345", locked, p.id, seq, now, redacted, lag)
+                assert frame.update_text(p.id, seq, shown, lag) == plain
                 checked += 1
     assert checked > 500
 

@@ -160,11 +160,13 @@ def test_the_models_describe_every_view_and_event_of_random_games() -> None:
     """Fast and in-process, next to the leak test's real sockets: whole random games
     (every timeout, King, Queen, reshuffle...) projected for every seat."""
     seen: set[str] = set()
+    rng_lag = random.Random(25)
 
     def check(state: State, events: list[Event], now: int) -> None:
         for player in state.players:
             redacted = [e for e in (engine.redact(ev, player.id) for ev in events) if e]
-            view = {**engine.view_for(state, player.id, now), "code": "K7QX", "locked": False}
+            view = {**engine.view_for(state, player.id, now), "code": "K7QX", "locked": False,
+                    "lag_ms": rng_lag.choice((None, 0, 180))}  # per connection (R18.4)
             SERVER_ADAPTER.validate_python(
                 {"type": "update", "seq": 2, "now": now, "view": view, "events": redacted}
             )

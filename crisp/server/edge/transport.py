@@ -43,6 +43,7 @@ from typing import Any, cast
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from crisp.server.edge.clients import TrustedProxies, client_key
+from crisp.server.edge.pings import AppPings
 from crisp.server.edge.ratelimit import TokenBucket
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.throttle import LogThrottle
@@ -326,9 +327,10 @@ else:  # pragma: no cover
 
 if WebSocketsSansIOProtocol is not None:
 
-    class EdgeWebSocketProtocol(WebSocketsSansIOProtocol):
+    class EdgeWebSocketProtocol(AppPings, WebSocketsSansIOProtocol):
         """uvicorn's websockets protocol: a shorter closing handshake, 1007 for text
-        that is not UTF-8 (counted, never a traceback), and the guard's release."""
+        that is not UTF-8 (counted, never a traceback), the guard's release, and the
+        app's own timed pings (pings.py, R18.4)."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)

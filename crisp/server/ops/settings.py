@@ -150,6 +150,9 @@ class Settings(BaseSettings):
         default=False, description="accept test decks/dealer; honour time_scale"
     )
     time_scale: float = Field(default=1.0, gt=0, le=100, description="multiplies game durations")
+    test_fault: str | None = Field(
+        default=None, description="a crash point the process dies at (test hooks only)"
+    )
     clock: Literal["real", "manual"] = Field(
         default="real",
         description="manual: game time moves only by POST /api/test/clock (test hooks only)",

@@ -17,14 +17,25 @@ one atomic "raise the mark"): the previous mark says which of those looks
 another connection of the seat delivered meanwhile, and those peeks are left
 out, so two racing connections show a look exactly once. If the write then
 fails, the claim is given back (`LookLedger.give_back`) and the looks stay owed.
+
+A claim is only a promise until the update is written: after the write the
+connection confirms it (`LookLedger.confirm`: the mark `shown:<player id>`), and
+notes when it claimed (`claimed:<player id>`, a time that only grows). A later
+claim that finds looks claimed but never confirmed, by a claim older than
+`STALE_MS`, knows the claimer died between its claim and its write (issue 23): it
+shows them itself. A confirm that cannot reach the store (the claim's outcome was
+unknown, or the store went away meanwhile) is tried again until it can, so that a
+later connection does not show them a second time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from crisp import engine
 from crisp.engine import Event
+from crisp.server.rooms.serverclock import Clock
 from crisp.store import OutcomeUnknown, Store, StoreUnavailable
 
 log = logging.getLogger("crisp.server.rooms.look_ledger")
@@ -63,12 +74,18 @@ def without_peeks(events: list[Event], pid: str, upto: int, above: bool = False)
     return out
 
 
+STALE_MS = 10_000  # a claim not confirmed by then: its claimer died before writing
+CONFIRM_TRIES = 40  # a confirm that cannot reach the store, tried again (backing off)
+
+
 class LookLedger:
     """The marks of one room: up to which look `seq` each seat was shown."""
 
-    def __init__(self, store: Store, room_code: str) -> None:
+    def __init__(self, store: Store, room_code: str, clock: Clock | None = None) -> None:
         self.store = store
         self.room_code = room_code
+        self.clock = clock or Clock()
+        self._retries: set[asyncio.Task[None]] = set()
 
     async def claim(self, pid: str, seq: int, known: int) -> int | None:
         """Mark the looks up to `seq` as shown to `pid` (the caller shows them now);
@@ -78,11 +95,48 @@ class LookLedger:
         than never. A room that is gone gives `known` (its sockets are closing)."""
         try:
             previous = await self.store.claim_mark(self.room_code, "looks:" + pid, seq)
+            if previous is None:
+                return known
+            shown = await self.store.claim_mark(self.room_code, "shown:" + pid, 0) or 0
+            if previous > shown:  # claimed and not confirmed: being shown, or never?
+                previous = await self._claimed_or_shown(pid, previous, shown)
+            await self.store.claim_mark(self.room_code, "claimed:" + pid, self.clock.now_ms())
         except OutcomeUnknown:
             return known
         except StoreUnavailable:
             return None
-        return known if previous is None else previous
+        return max(previous, shown)
+
+    async def _claimed_or_shown(self, pid: str, claimed: int, shown: int) -> int:
+        """`claimed` while its claimer may still be writing them; after `STALE_MS`
+        without a confirm, `shown`: the claimer died, the rest is owed again."""
+        at = await self.store.claim_mark(self.room_code, "claimed:" + pid, 0) or 0
+        if self.clock.now_ms() - at < STALE_MS:
+            return claimed
+        log.warning("room %s: looks %d..%d of %s were claimed and never shown; showing them",
+                    self.room_code, shown + 1, claimed, pid)
+        return shown
+
+    async def confirm(self, pid: str, seq: int) -> None:
+        """The update showing the looks up to `seq` was written: they are shown. If the
+        store cannot be reached, tried again in the background until it can."""
+        try:
+            await self.store.claim_mark(self.room_code, "shown:" + pid, seq)
+        except StoreUnavailable:  # OutcomeUnknown too
+            task = asyncio.create_task(self._confirm_later(pid, seq),
+                                       name=f"confirm-{self.room_code}-{pid}")
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+    async def _confirm_later(self, pid: str, seq: int) -> None:
+        for attempt in range(CONFIRM_TRIES):
+            await asyncio.sleep(min(0.05 * 2**attempt, 2.0))  # real time: the store's
+            try:
+                await self.store.claim_mark(self.room_code, "shown:" + pid, seq)
+                return
+            except StoreUnavailable:
+                continue
+        log.warning("room %s: looks of %s up to %d stay unconfirmed", self.room_code, pid, seq)
 
     async def give_back(self, pid: str, seq: int, previous: int) -> None:
         """The update claiming looks up to `seq` could not be written: they are owed

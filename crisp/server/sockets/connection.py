@@ -27,10 +27,12 @@ from dataclasses import dataclass
 from starlette.websockets import WebSocket
 
 from crisp.engine import Event, State
+from crisp.server.ops.faults import crash_at
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.document import Change
 from crisp.server.rooms.look_ledger import LookLedger, plan, without_peeks
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.sockets.lag import LagMeter
 from crisp.server.wire.frames import error_message
 from crisp.server.wire.projection import Shared
 from crisp.server.wire.vocabulary import CloseCode, EndReason
@@ -103,6 +105,7 @@ class Connection:
         self.hooks = hooks
         self.id = secrets.token_hex(8)
         self.lease = Lease(room_code, player_id, self.id)  # its presence (leases.py)
+        self.lag = LagMeter()  # its network delay (lag.py, R18.4)
         self.n: int | None = None  # this connection's number for the seat, once saved
         self.seq = 0
         self.last_version = -1
@@ -277,13 +280,17 @@ class Connection:
         frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms())
         self.seq += 1
         self.last_version = int(state.version)
+        if claim is not None:
+            crash_at("after_look_claim")  # a test hook's crash point (ops/faults.py)
         try:
-            await self.ws.send_text(frame.update_text(pid, self.seq, shown))
+            await self.ws.send_text(frame.update_text(pid, self.seq, shown, self.lag.shown()))
         except Exception:
             if claim is not None and self.ledger is not None:  # not shown: owed again
                 self.looks_known = claim[1]
                 await self.ledger.give_back(pid, *claim)
             raise
+        if claim is not None and self.ledger is not None:  # shown: no longer a promise
+            await self.ledger.confirm(pid, claim[0])
         while self._marks and self._marks[0].version <= self.last_version:
             self._report(self._marks.popleft())
 

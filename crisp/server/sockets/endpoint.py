@@ -34,6 +34,7 @@ from crisp.server.edge.origin import origin_allowed
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.look_ledger import LookLedger
+from crisp.server.sockets import lag
 from crisp.server.sockets.connection import Connection
 from crisp.server.wire.client import Hello, Lock, parse_client
 from crisp.server.wire.failures import (
@@ -68,16 +69,17 @@ async def websocket_endpoint(ws: WebSocket, code: str) -> None:
 
 
 async def _seat(ws: WebSocket, ctx: ServerContext, client: str, room_code: str | None) -> None:
-    player_id = await _hello(ws, ctx, client, room_code)
-    if room_code is None or player_id is None:
+    seat = await _hello(ws, ctx, client, room_code)
+    if room_code is None or seat is None:
         return
+    player_id, token = seat
     conn = Connection(
-        ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code), ctx.clock,
+        ws, room_code, player_id, ctx.hooks, LookLedger(ctx.store, room_code, ctx.clock), ctx.clock,
         on_looks_unsent=ctx.hub.refresh,
     )
     conn.start_writer()
     try:
-        if await _take_seat(conn, ctx):
+        if await _take_seat(conn, ctx, token):
             try:
                 await _serve(conn, ctx, client)
             except Exception:
@@ -126,7 +128,7 @@ def _more(left_out: int) -> str:
 
 async def _hello(
     ws: WebSocket, ctx: ServerContext, client: str, room_code: str | None
-) -> str | None:
+) -> tuple[str, str] | None:
     """Check the Origin, accept, and authenticate the hello: the player id, or None
     (the socket was refused and closed, or went away).
 
@@ -167,7 +169,7 @@ async def _hello(
         await ws.close(CloseCode.KICKED, "removed from the room")
         return None
     said_hello(ws)
-    return player_id
+    return player_id, token
 
 
 def said_hello(ws: WebSocket) -> None:
@@ -209,14 +211,14 @@ async def _receive_hello(
     return token
 
 
-async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
+async def _take_seat(conn: Connection, ctx: ServerContext, token: str) -> bool:
     """Subscribe, record this socket as the seat's newest, queue the full view.
     False if the socket was closed instead (the room or seat is gone: 4401; the store
     cannot be reached: 1013)."""
     try:
         await ctx.hub.attach(conn)
         await ctx.presence.hold(conn)  # the lease first: a crash now still ends presence
-        doc, number = await ctx.rooms.connect(conn.room_code, conn.player_id, conn.id)
+        doc, number = await ctx.rooms.connect(conn.room_code, conn.player_id, conn.id, token)
     except (RoomNotFound, SeatGone):
         conn.close(CloseCode.BAD_HELLO, "unknown room or token", EndReason.BAD_HELLO)
         return False
@@ -226,6 +228,7 @@ async def _take_seat(conn: Connection, ctx: ServerContext) -> bool:
     conn.n = number
     conn.snapshot(doc.state, doc.locked)
     ctx.hub.check_replaced(conn)
+    lag.watch(conn, ctx.hub.refresh)  # R18.4: its delay, measured from now on
     ctx.hooks.ws_opened(conn.room_code, conn.player_id)
     log.info(
         "room %s: %s connected (socket %s)", conn.room_code, conn.player_id, conn.id,
@@ -334,7 +337,8 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
         if isinstance(msg, Lock):
             version = await ctx.rooms.set_locked(conn.room_code, conn.player_id, msg.locked)
         else:
-            version = await ctx.rooms.act(conn.room_code, conn.player_id, msg.to_action())
+            action = lag.with_allowance(msg.to_action(), conn.lag)  # R18.4
+            version = await ctx.rooms.act(conn.room_code, conn.player_id, action)
         if version is not None:
             conn.action_saved(kind, received, version)
     except Exception as exc:
@@ -364,6 +368,7 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
     disconnected unless the end keeps presence (`EndReason.keeps_presence`), and log
     the close."""
     room_code, player_id = conn.room_code, conn.player_id
+    conn.lag.stop()
     if conn.closing:
         await conn.wait_closed(timeout=2.0)
     else:

@@ -114,6 +114,7 @@ class View(_Server):
     winners: list[str]
     history: list[HistoryEntry]  # v1.1: this game's finished rounds, oldest first
     locked: bool  # docs/protocol-additions.md, "Locked rooms"
+    lag_ms: int | None  # v1.2: this connection's measured one-way delay (R18.4)
 
 
 # ---- events (protocol.md "Events"), already redacted for the receiving player ----

@@ -1,7 +1,8 @@
 """Updates as text, with what every seat shares serialised once (issue 13).
 
 An update is `{"type": "update", "seq", "now", "view", "events"}` (protocol.md),
-the view being `engine.view_for(state, pid, now)` plus `code` and `locked`.
+the view being `engine.view_for(state, pid, now)` plus `code`, `locked` and the
+connection's `lag_ms` (R18.4: its measured delay, sockets/lag.py).
 Between the seats of one table at one moment only `you`, `holding`, `legal` and
 `crisp.window` differ (`engine.view.seat_fields`), and each event is one of at
 most two texts (its owner's and everyone else's, R16.3). A `Frame` serialises
@@ -33,7 +34,7 @@ from crisp.engine.view import seat_fields
 SHARE_MS = 20
 
 _TAG = secrets.token_hex(8)  # markers no name or card can spell
-_MARKS = ("you", "window", "holding", "legal")
+_MARKS = ("you", "window", "holding", "legal", "lag_ms")
 _MARK = {k: f"\x00{k}-{_TAG}\x00" for k in _MARKS}
 
 
@@ -53,12 +54,13 @@ def dumps(data: Any) -> str:
 
 def plain_update(
     state: State, room_code: str, locked: bool, pid: str, seq: int, now: int,
-    events: list[dict[str, Any]],
+    events: list[dict[str, Any]], lag_ms: int | None = None,
 ) -> str:  # fmt: skip
     """The update as one `json.dumps` of the whole payload (the reference)."""
     view = dict(engine.view_for(state, pid, now))
     view["code"] = room_code
     view["locked"] = locked
+    view["lag_ms"] = lag_ms
     return dumps({"type": "update", "seq": seq, "now": now, "view": view, "events": events})
 
 
@@ -97,6 +99,7 @@ class Frame:
         view["legal"] = _MARK["legal"]
         view["code"] = room_code
         view["locked"] = locked
+        view["lag_ms"] = _MARK["lag_ms"]  # per connection (R18.4)
         text = dumps(view)
         pieces: list[str] = []
         for key in _MARKS:  # the order in which they appear in the view
@@ -105,18 +108,22 @@ class Frame:
         pieces.append(text)
         self._pieces = pieces
 
-    def view_text(self, pid: str) -> str:
-        """`pid`'s view (with `code` and `locked`) as JSON text."""
+    def view_text(self, pid: str, lag_ms: int | None = None) -> str:
+        """`pid`'s view (with `code`, `locked` and the connection's `lag_ms`) as JSON
+        text."""
         seat = self._seats[pid]
         holding, legal, window = seat_fields(self._state, seat, self.now)
         p = self._pieces
         return (p[0] + _word(pid) + p[1] + ("null" if window is None else dumps(window)) + p[2]
                 + ("null" if holding is None else _word(holding)) + p[3] + _list(legal)
-                + p[4])  # fmt: skip
+                + p[4] + ("null" if lag_ms is None else str(int(lag_ms))) + p[5])  # fmt: skip
 
-    def update_text(self, pid: str, seq: int, events: list[str]) -> str:
+    def update_text(
+        self, pid: str, seq: int, events: list[str], lag_ms: int | None = None
+    ) -> str:
         """The whole update for `pid`, its events given as JSON texts."""
-        return (f'{{"type":"update","seq":{seq},"now":{self.now},"view":{self.view_text(pid)},'
+        return (f'{{"type":"update","seq":{seq},"now":{self.now},'
+                f'"view":{self.view_text(pid, lag_ms)},'
                 f'"events":[{",".join(events)}]}}')  # fmt: skip
 
 
