@@ -30,6 +30,7 @@ from crisp.bench.cluster import RedisClusterProcs, command, start_redis_cluster
 from crisp.bench.procs import RedisServer, start_redis
 from crisp.store import RedisClusterStore, RedisStore, Store, create_store
 from crisp.store.redis_cluster import DEFAULT_SHARDS, shard_tags
+from tests.store.helpers import now_ms
 from tests.support.decks import NUMBER_CARDS, deck
 from tests.support.player import Player
 from tests.support.rooms import create_room, join_room, start_game
@@ -308,3 +309,31 @@ async def test_wait_answers_a_room_write_once_the_replica_has_it(waiting: Waitin
             os.kill(waiting.replica_pid, signal.SIGCONT)
     finally:
         await reader.aclose()
+
+
+# -- a master down, before any failover ------------------------------------------
+
+
+async def test_a_dead_master_does_not_hold_up_the_other_shards_deadlines() -> None:
+    """Until the cluster fails it over (the node timeout, 5 s here) a dead master's
+    slots answer nothing, but the other masters' do: the schedule's reads and claims
+    go on there, and only the dead master's rooms wait."""
+    cluster = start_redis_cluster(3)
+    store = RedisClusterStore(cluster.url, idle_ttl_s=600)
+    await store.start()
+    try:
+        due = now_ms() - 1
+        codes = [f"DUE{i:03}" for i in range(30)]
+        for code in codes:
+            assert await store.create(code, "x", deadline_ms=due)
+        masters = cluster.masters()
+        dead = next(iter(masters))
+        on_dead = {c for c in codes if cluster.master_of(slot_of(c)) == dead}
+        assert on_dead and on_dead != set(codes)
+        cluster.kill(dead)
+        claimed = await store.claim_due(now_ms(), lease_ms=60_000)
+        assert set(claimed) == set(codes) - on_dead
+        assert await store.next_due_ms() is not None
+    finally:
+        await store.close()
+        cluster.stop()
