@@ -15,7 +15,7 @@ from crisp.server.edge.transport import Guard, connection_cap
 from crisp.server.ops import faults
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
-from crisp.server.ops.observed import ObservedStore
+from crisp.server.ops.observed import observed_store
 from crisp.server.ops.settings import Settings
 from crisp.server.ops.throttle import LogThrottle
 from crisp.server.rooms.changes import RoomEvents
@@ -59,7 +59,7 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
     """Open the store (observed by `hooks`), and start the rooms service, the hub and
     the deadline scheduler on it."""
     inner = create_store(settings.redis_url, idle_ttl_s=settings.room_idle_ttl_s)
-    store = ObservedStore(inner, hooks)
+    store = observed_store(inner, hooks)
     await store.start()
     faults.arm(settings.test_fault if settings.test_hooks else None)
     clock = ManualClock() if settings.clock == "manual" else Clock()

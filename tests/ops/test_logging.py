@@ -14,7 +14,7 @@ import pytest
 
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import JsonFormatter
-from crisp.server.ops.observed import ObservedStore
+from crisp.server.ops.observed import observed_store
 from crisp.store import MemoryStore, StoreUnavailable, Versioned
 from tests.support.play import play_rounds_to_game_over
 from tests.support.player import Player, close_all
@@ -117,7 +117,7 @@ async def test_store_failures_are_logged_once_per_outage_with_the_room(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     inner = FlakyStore()
-    store = ObservedStore(inner, ServerHooks())
+    store = observed_store(inner, ServerHooks())
     caplog.set_level(logging.INFO, logger="crisp.server.store")
     inner.down = True
     for _ in range(3):

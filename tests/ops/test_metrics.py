@@ -17,7 +17,7 @@ from crisp.engine import ACTION_TYPES
 from crisp.server.app import create_app
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.metrics import PrometheusHooks
-from crisp.server.ops.observed import ObservedStore
+from crisp.server.ops.observed import observed_store
 from crisp.server.ops.settings import Settings
 from crisp.store import RedisStore, StoreUnavailable
 from tests.support.decks import deck
@@ -122,7 +122,7 @@ async def test_metrics_after_a_game(server: ThreadServer) -> None:
 
 async def test_store_failures_are_counted_by_op() -> None:
     hooks = PrometheusHooks()
-    store = ObservedStore(RedisStore(f"redis://127.0.0.1:{free_port()}/0"), hooks)
+    store = observed_store(RedisStore(f"redis://127.0.0.1:{free_port()}/0"), hooks)
     try:
         with pytest.raises(StoreUnavailable):
             await store.load("ABCD")

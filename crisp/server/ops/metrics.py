@@ -23,9 +23,8 @@ from prometheus_client import (
 )
 
 from crisp.server.ops.hooks import ServerHooks
-from crisp.server.ops.observed import OPS
 from crisp.server.wire.vocabulary import CloseCode
-from crisp.store import Store
+from crisp.store import OPS, Store
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 ROOM_COUNT_TIMEOUT_S = 1.0
