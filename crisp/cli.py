@@ -20,8 +20,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=200, metavar="G")
     sim.add_argument("--seed", type=int, default=None, metavar="S")
     sim.add_argument("--bots", metavar="LEVELS",
-                     help="one level per seat, e.g. normal,easy (easy, normal, random), or "
-                          "'mixed': 2-8 seats of random levels; prints win rates per level")
+                     help="one level per seat, e.g. hard,normal (easy, normal, hard, random), "
+                          "or 'mixed': 2-8 seats of random levels; prints per level the "
+                          "share of games won with a 95%% confidence interval")
     sim.add_argument("--options", choices=("default", "random", "all"), default="default",
                      help="with --bots: the default options, any combination per game, or "
                           "every combination in turn")

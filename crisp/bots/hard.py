@@ -48,15 +48,16 @@ RHO_SIDE = 0.25  # what a point added to an opponent's hand is worth to it, card
 RHO_MID = 0.6  # ... card hidden in their middle (R8.3)
 QUEEN_MIN = 0.5  # a Queen swap must be worth this much more than discarding
 PILE_EDGE = 0.5  # the pile's top must beat the stock's expectation by this much (R13)
-CALL_CHANCE = 0.62  # call when it ends lowest in this share of the tables
-CALL_CHANCE_BY_TABLE = 0.03  # ... plus this per opponent beyond the first
+CALL_CHANCE_TWO = 0.62  # head to head, call when it ends lowest in this share of the tables
+CALL_CHANCE = 0.5  # ... at a table of three or more (the others call late: be first)
 PATIENCE = 4  # after this many of its turns, the threshold falls by STEP per turn
 STEP = 0.03
 LOWEST_CHANCE = 0.35
 LAST_CALL = 24  # after this many of its turns it calls at the next window
 UNAWARE = 6.5  # what a player takes a card they never saw to be
 ATTACK_FROM = 6  # a player turns a Queen on the caller with a card at least this high
-BLUFF = 10.0  # a swap that loses at most this much is still made
+BLUFF_TWO = 10.0  # head to head a drawn number card is always kept (a swap losing less)
+BLUFF = 1.0  # ... at a bigger table only when it loses at most this much
 TIE = 1e-9
 
 
@@ -124,8 +125,7 @@ def should_call(view: dict[str, Any], memory: Memory, rng: random.Random) -> boo
     """R10: call when I end lowest in enough of the tables I could be at."""
     if memory.my_turns >= LAST_CALL:
         return True
-    others = len(view.get("players", [])) - 1
-    threshold = CALL_CHANCE + CALL_CHANCE_BY_TABLE * max(0, others - 1)
+    threshold = CALL_CHANCE_TWO if len(view.get("players", [])) == 2 else CALL_CHANCE
     threshold -= STEP * max(0, memory.my_turns - PATIENCE)
     return lowest_share(view, memory, rng) >= max(LOWEST_CHANCE, threshold)
 
@@ -198,10 +198,15 @@ def _stock_gain(k: Knowledge, memory: Memory, view: dict[str, Any], hand: _Hand,
     return (numbers * number + faces * (jack + queen + king)) / k.unseen
 
 
+def _bluff(k: Knowledge) -> float:
+    """How much a swap may lose and still be made rather than a discard (R5)."""
+    return BLUFF_TWO if len(k.others) == 1 else BLUFF
+
+
 def _number_gain(hand: _Hand, card: int, price: float) -> float:
     """What a number card from the stock gains: its best swap, or nothing if discarded."""
     top = hand.best_swap(card, price)[0]
-    return 0.0 if top <= -BLUFF else top
+    return 0.0 if top <= -_bluff(hand.k) else top
 
 
 def choose_draw(view: dict[str, Any], memory: Memory, k: Knowledge, final: bool,
@@ -236,7 +241,7 @@ def resolve(view: dict[str, Any], k: Knowledge, rng: random.Random) -> Message |
         return moves.msg("discard") if "discard" in legal else None
     gains = hand.swap_gain(value(held), LAMBDA)
     top = max(gains)
-    if top <= -BLUFF and "discard" in legal:
+    if top <= -_bluff(k) and "discard" in legal:
         return moves.msg("discard")
     return moves.swap(int(_pick(rng, [s for s in range(3) if gains[s] >= top - TIE])))
 

@@ -30,7 +30,8 @@ PILE_GAIN = 3.0  # a discard-pile card must beat the card it replaces by this mu
 UNKNOWN_GAIN = 1.0  # a drawn card replaces an unknown one when it is this much lower
 FINAL_UNKNOWN_GAIN = 0.5  # ... in its final turn, when knowing the card is worth nothing
 QUEEN_GAIN = 2.0  # a Queen swap is worth it when the card handed over is this much higher
-CALLER_PULL = 1.0  # in its final turn a Queen takes the caller's card before one this much lower
+CALLER_PULL = 1.0  # in its final turn a Queen takes a caller's card it knows before one this
+# much lower; it never swaps blind with the caller (queen_plan)
 CALL_CHANCE = 0.66  # call when the chance of being the lowest (R12.2) is at least this
 CALL_JITTER = 0.04  # ... give or take this much, drawn at random
 FINAL_GAIN = 1.5  # what the others are expected to gain in their final turns (R11.1)
@@ -84,7 +85,9 @@ def choose_draw(view: dict[str, Any], k: Knowledge, memory: Memory,
 
 def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
     """R8: my highest known card for the lowest card I can expect at the table, by value
-    (ties at random); in my final turn the caller's cards come first (R8.5)."""
+    (ties at random). In my final turn a caller's card I know comes first (R8.5), and I
+    never swap blind with the caller: its unknown cards are the ones it bet on, and if
+    every final turn gambled on them nobody could call at a big table (R12.2)."""
     mine = [(value(c), s != 1) for s, c in enumerate(k.hands[k.me]) if c is not None]
     if not mine or not k.others:
         return None
@@ -93,7 +96,8 @@ def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
                        if c is not None and (value(c), s != 1) == high])
     pull = CALLER_PULL if final else 0.0
     scored = [(k.slot_value(p, s, plain=True) - (pull if p == k.caller else 0.0), p, s)
-              for p in k.others for s in range(3)]
+              for p in k.others for s in range(3)
+              if not (final and p == k.caller and k.hands[p][s] is None)]
     low = min(scored)[0]
     _, target, target_slot = _pick(rng, [t for t in scored if t[0] <= low + TIE])
     if high[0] - k.slot_value(target, target_slot, plain=True) < QUEEN_GAIN:
