@@ -34,6 +34,7 @@ from .cards import parse_deck
 from .clock import advance_in_place
 from .errors import GAME_STARTED, ILLEGAL, ROOM_FULL, UNKNOWN_PLAYER, WRONG_PHASE, IllegalAction
 from .events import Event
+from .lateness import credited
 from .legality import check_type
 from .presence import arrived, mark_abandoned, pass_host, to_computer
 from .rounds import Rng, end_peek, end_round, peek_done, start_round
@@ -158,7 +159,8 @@ def apply(
     new = state.copy()
     events: list[Event] = []
     advance_in_place(new, now, events)
-    check_type(new, seat, action_type(action), now)
+    if not (type(action) is CallCrisp and credited(new, seat, now, action.allowance_ms)):
+        check_type(new, seat, action_type(action), now)  # R18.4: else a late call counts
     _dispatch(new, seat, action, now, rng or _SYSTEM_RNG, events)
     new.version += 1
     return new, events
@@ -291,6 +293,7 @@ def _rematch(state: State, seat: int, events: list[Event]) -> None:
     state.holding = None
     state.turn = None
     state.windows = []
+    state.late_windows = []
     state.caller = None
     state.final_left = []
     state.peek_ends_at = None
@@ -332,6 +335,7 @@ def _call_crisp(state: State, seat: int, events: list[Event]) -> None:
     assert turn is not None
     state.caller = seat
     state.windows = []
+    state.late_windows = []
     first = (turn.player - seat) % n  # how far clockwise the turn has moved on
     state.final_left = [(seat + k) % n for k in range(first, n)] if first else []
     events.append(Event("crisp", {"player": state.players[seat].id}))
