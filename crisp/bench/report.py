@@ -54,7 +54,9 @@ def _redis(delta: dict[str, int], answered: int, window: float) -> dict[str, Any
         "commands_per_action": _per(delta.get("commands", 0), answered, digits=2),
         "net_in_bytes_per_action": _per(delta.get("net_in", 0), answered, digits=0),
         "net_out_bytes_per_action": _per(delta.get("net_out", 0), answered, digits=0),
-        "aof_bytes_per_action": _per(delta.get("aof", 0), answered, digits=0),
+        # None when the AOF was rewritten in the window (it shrank)
+        "aof_bytes_per_action": _per(delta["aof"], answered, digits=0)
+        if delta.get("aof", 0) >= 0 else None,
         "top_commands_per_action": {k: _per(v, answered, digits=2) for k, v in top},
     }
 
