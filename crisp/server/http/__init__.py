@@ -1,4 +1,5 @@
-"""HTTP: `api` the lobby routes (protocol.md "HTTP"), `errors` every error answered
+"""HTTP: `api` the lobby routes (protocol.md "HTTP"), `moves` moving a seat to another
+device (R18.5), `errors` every error answered
 as `{"error": {...}}`, `static`, `shell`, `webassets` and `headers` the web client
 and its delivery, `testclock` the manual clock's test hook.
 

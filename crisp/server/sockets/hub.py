@@ -4,7 +4,8 @@ Each published change is decoded once, then handed to every local connection of
 the room, which projects it for its own seat. The change also carries the
 room's `conns` (the newest connection of each seat, across all processes) and
 its seats, so a socket whose seat was taken over elsewhere is closed with 4409
-and a kicked seat's socket with 4403 — on whichever process it lives.
+and a kicked seat's socket with 4403 (a seat moved to another device too, R18.5:
+its `conns` entry is `MOVED`) — on whichever process it lives.
 
 Nothing saved is lost on the way (docs/server.md, "Delivery guarantees"): each
 change carries its store version, and a room's changes are applied here in
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_version, parse_message
+from crisp.server.rooms.seat_moves import MOVED
 from crisp.server.sockets.connection import Connection
 from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Store, StoreUnavailable
@@ -133,7 +135,11 @@ class Hub:
             return False
         ref = conns.get(conn.player_id)
         if conn.n is not None and ref is not None and ref.id != conn.id and ref.n >= conn.n:
-            conn.close(CloseCode.REPLACED, "replaced by a newer connection", EndReason.REPLACED)
+            if ref.id == MOVED:  # R18.5: the seat moved to another device
+                conn.close(CloseCode.KICKED, "moved to another device", EndReason.KICKED)
+            else:
+                conn.close(CloseCode.REPLACED, "replaced by a newer connection",
+                           EndReason.REPLACED)
             return False
         return True
 

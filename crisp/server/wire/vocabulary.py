@@ -52,6 +52,8 @@ class ServerErrorCode(StrEnum):
     BAD_DEALER = "bad_dealer"
     TEST_HOOKS_OFF = "test_hooks_off"
     NOT_FOUND = "not_found"
+    NO_MOVE = "no_move"  # v1.2 (R18.5): 404, a move code unknown, used or expired
+    NOT_AWAY = "not_away"  # v1.2 (R18.5): 403, the host asked to move a seat not away
     REQUEST_TIMEOUT = "request_timeout"  # 408: the request body came too slowly
     TOO_MANY_ROOMS = "too_many_rooms"  # 503: the server holds CRISP_MAX_ROOMS rooms
     METHOD_NOT_ALLOWED = "method_not_allowed"
