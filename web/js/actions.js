@@ -11,6 +11,7 @@ import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
 import { getState, setState, replaceState } from './store.js';
 import { errorMessage, withToast } from './update.js';
 import { enterRoom, lookUp, sendToRoom } from './routing.js';
+import { askMove, closeMove, copyMoveLink } from './moving.js';
 import { render } from './paint.js';
 import { nameField, typedCode } from './render/home.js';
 
@@ -177,6 +178,7 @@ export const act = {
   hidePeeks: () => setState({ peeks: {} }),
   nextRound: () => send({ type: 'next_round' }),
   rematch: () => send({ type: 'rematch' }),
+  askMove, closeMove, copyMoveLink, // R18.5: moving.js
 };
 
 /** The clipboard, or the old way where it is not allowed. */

@@ -13,12 +13,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, headers = {}) {
   let res;
   try {
     res = await fetch(path, {
       method,
-      headers: body ? { 'Content-Type': 'application/json' } : {},
+      headers: body ? { 'Content-Type': 'application/json', ...headers } : headers,
       body: body ? JSON.stringify(body) : undefined,
       cache: 'no-store',
     });
@@ -66,3 +66,12 @@ export const createRoom = (name) => call('POST', '/api/rooms', { name });
 export const joinRoom = (code, name) =>
   call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/players`, { name });
 export const roomInfo = (code) => call('GET', `/api/rooms/${encodeURIComponent(normalizeCode(code))}`);
+
+/** R18.5: a one-time code that moves a seat to another phone: this seat's own
+ * (`player` null), or, for the host, an away seat's. */
+export const askMoveCode = (code, token, player = null) =>
+  call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/move`,
+    player ? { player } : {}, { Authorization: `Bearer ${token}` });
+/** R18.5: take the seat of a move code on this phone (a new token for it). */
+export const takeMoveCode = (code, move) =>
+  call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/move/${encodeURIComponent(move)}`);

@@ -5,6 +5,7 @@
 //   4409 replaced          -> fatal 'replaced' (another tab took the seat; no retry)
 //   4404 room gone         -> fatal 'gone'     (the room expired or was closed)
 //   4429 rate limited      -> retry with backoff
+//   4403 "moved ..."       -> fatal 'moved'    (the seat moved to another phone, R18.5)
 //   4403, any other 44xx   -> fatal 'removed'  (kicked / removed from the room)
 //   1012 restarting        -> retry at once
 //   anything else, or none -> retry with backoff
@@ -18,12 +19,14 @@ const STALE_AFTER_HIDDEN = 30000;
 const RESTART_DELAY = 50;
 
 /**
- * What a close with `code` means for this client: a lost seat ('token', 'gone',
- * 'removed'), a seat taken by another tab ('replaced'), reconnect at once
- * ('now': the server restarts) or after the backoff ('backoff').
+ * What a close with `code` (and its `reason`) means for this client: a lost seat
+ * ('token', 'gone', 'removed', 'moved': to another phone, R18.5), a seat taken by
+ * another tab ('replaced'), reconnect at once ('now': the server restarts) or after
+ * the backoff ('backoff').
  */
-export function closeOutcome(code) {
+export function closeOutcome(code, reason = '') {
   if (code === CloseCode.TOKEN_REFUSED) return 'token';
+  if (code === CloseCode.KICKED && String(reason).startsWith('moved')) return 'moved';
   if (code === CloseCode.REPLACED) return 'replaced';
   if (code === CloseCode.ROOM_GONE) return 'gone';
   if (isRemoval(code)) return 'removed';
@@ -41,7 +44,7 @@ export class RoomSocket {
    * @param {{code: string, token: string,
    *          onMessage: (msg: object) => void,
    *          onStatus: (status: 'connecting'|'open'|'reconnecting') => void,
-   *          onFatal: (reason: 'token'|'replaced'|'gone'|'removed', closeCode: number) => void}} opts
+   *          onFatal: (reason: 'token'|'replaced'|'gone'|'removed'|'moved', closeCode: number) => void}} opts
    */
   constructor(opts) {
     this.opts = opts;
@@ -142,13 +145,13 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       clearTimeout(this.watchdog);
-      this.closed(e.code);
+      this.closed(e.code, e.reason);
     };
     ws.onerror = () => { /* onclose follows */ };
   }
 
-  closed(code) {
-    const outcome = closeOutcome(code);
+  closed(code, reason = '') {
+    const outcome = closeOutcome(code, reason);
     if (outcome === 'now') {
       this.opts.onStatus('reconnecting');
       clearTimeout(this.timer);

@@ -69,6 +69,10 @@ export const ErrorCode = Object.freeze({
   BAD_DEALER: 'bad_dealer',
   ORIGIN_REFUSED: 'origin_refused',
   TOO_MANY_ROOMS: 'too_many_rooms', // 503: the server holds as many rooms as it may (CRISP_MAX_ROOMS)
+  // protocol.md v1.2, moving a seat (R18.5)
+  NO_MOVE: 'no_move', // 404: the move code is unknown, used or expired
+  NOT_AWAY: 'not_away', // 403: the host may move another seat only while it is away
+  BAD_TOKEN: 'bad_token', // 401: this seat's token is no longer valid
 });
 
 /** Codes this client gives its own errors (never on the wire), shown the same way. */

@@ -10,7 +10,7 @@ import * as api from './api.js';
 import { RoomSocket } from './net.js';
 import { ClientError, Status } from './protocol.js';
 import { loadQr, qrModule } from './lazy.js';
-import { loadSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
+import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
 import { restartClock } from './state.js';
 import { getState, setState, replaceState } from './store.js';
 import { applyUpdate, errorMessage } from './update.js';
@@ -25,8 +25,26 @@ let sock = null;
 export function route() {
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   const code = m ? api.normalizeCode(decodeURIComponent(m[1])) : '';
-  if (code && loadSeat(code)) enterRoom(code);
+  const move = (location.hash.match(/^#move=([A-Za-z0-9-]+)$/) || [])[1];
+  if (code && move) takeMovedSeat(code, move);
+  else if (code && loadSeat(code)) enterRoom(code);
   else showHome(code);
+}
+
+/** R18.5: a link `/r/{code}#move={move_code}` from another phone: take that seat
+ * here, without a name. The code leaves the address bar at once (a reload does not
+ * try it again); it was in the fragment, so no server log has it. */
+async function takeMovedSeat(code, move) {
+  history.replaceState(null, '', `/r/${code}`);
+  leaveRoom();
+  setState({ screen: 'loading' });
+  try {
+    const seat = await api.takeMoveCode(code, move);
+    saveSeat(seat.code, seat);
+    enterRoom(seat.code);
+  } catch (e) {
+    showHome(code, errorMessage(e.code, e.message));
+  }
 }
 
 /** The home screen; with `code`, the join form for that room (and who is waiting there);
@@ -115,7 +133,8 @@ function receive(msg) {
   }
 }
 
-/** The seat is lost ('token', 'gone', 'removed') or taken by another tab ('replaced'). */
+/** The seat is lost ('token', 'gone', 'removed', 'moved' to another phone) or taken by
+ * another tab ('replaced'). */
 function onFatal(reason) {
   const code = getState().code;
   if (reason === 'replaced') {
@@ -129,6 +148,9 @@ function onFatal(reason) {
   } else if (reason === 'token') {
     history.replaceState(null, '', `/r/${code}`);
     showHome(code, msg('fatal.token', { code }));
+  } else if (reason === 'moved') {
+    history.replaceState(null, '', '/');
+    showHome('', msg('fatal.moved', { code }));
   } else if (reason === 'gone') {
     history.replaceState(null, '', '/');
     showHome('', msg('fatal.gone', { code }));

@@ -93,7 +93,20 @@ export function canDrawDiscard(view, serverNow) {
 export function canCrisp(view, serverNow) {
   if (!view || !view.legal.includes('crisp')) return false;
   const w = view.crisp && view.crisp.window;
-  return !w || w.player !== view.you || serverNow < w.closes_at;
+  return !w || w.player !== view.you || serverNow < crispEnd(view, w);
+}
+
+const LATE_CAP_MS = 300; // R18.4: the most the server credits a late call
+
+/** When this phone ends the crisp window `w` (R18.4), on its estimate of the server
+ * clock: `closes_at` less the connection's measured delay (`lag_ms`), and less what
+ * of it the server's 300 ms cap does not credit. The estimate runs behind the server
+ * by about that delay (its samples are the server's `now` when sent), and a tap
+ * travels it again: so a tap before the end shown here reaches the server within
+ * the delay it credits, and counts. */
+export function crispEnd(view, w) {
+  const lag = typeof view.lag_ms === 'number' ? view.lag_ms : 0;
+  return w.closes_at - lag - Math.max(0, lag - LATE_CAP_MS);
 }
 
 export function playerById(view, id) {

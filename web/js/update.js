@@ -27,7 +27,7 @@
 import { msg, has } from './i18n.js';
 import { describe, publicEvent } from './events.js';
 import { ErrorCode, Status } from './protocol.js';
-import { sampleClock, serverTime } from './state.js';
+import { crispEnd, sampleClock, serverTime } from './state.js';
 
 export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidden sooner
 export const PEEK_PHASE_MS = 10000; // R16.2: the deal's peeks stay for the peek phase
@@ -191,7 +191,7 @@ function afterUpdate(s, prev, now, effects) {
   const w = view.crisp && view.crisp.window;
   if (w && w.player === view.you) {
     if (!s.crispWindow || s.crispWindow.closes_at !== w.closes_at) {
-      s.crispWindow = { closes_at: w.closes_at, total: Math.max(1, w.closes_at - server) };
+      s.crispWindow = { closes_at: w.closes_at, total: Math.max(1, crispEnd(view, w) - server) };
     }
   } else s.crispWindow = null;
   // The draw timer's ring: the whole time of this draw, without the start delay (R14.3).
@@ -203,7 +203,7 @@ function afterUpdate(s, prev, now, effects) {
     }
   } else s.drawClock = null;
   // Wake up exactly when the clock makes a draw legal or closes the crisp window.
-  for (const at of [view.turn && view.turn.may_start_at, w && w.closes_at]) {
+  for (const at of [view.turn && view.turn.may_start_at, w && crispEnd(view, w)]) {
     if (at && at > server) effects.push({ type: 'wake', after: Math.min(at - server + 15, MAX_WAKE_MS) });
   }
 }

@@ -13,6 +13,9 @@ import { lobby } from './lobby.js';
 import { table } from './table.js';
 import { results } from './results.js';
 import { help } from './help.js';
+import { moveButtons, moveDialog } from './move.js';
+
+const SLOW_MS = 250; // R18.4: a measured delay above this shows in the connection status
 
 /** The whole page, as h() trees for patch() (dom.js). */
 export function page(ctx) {
@@ -22,6 +25,7 @@ export function page(ctx) {
     header(ctx),
     S.menuOpen ? settingsPanel(ctx) : null,
     S.confirmLeave && S.screen === 'room' && S.view ? leaveDialog(ctx) : null,
+    S.move && S.screen === 'room' ? moveDialog(ctx) : null, // R18.5
     inTable ? null : offlineStrip(S), // the table has it in its sticky top
     h('main', { id: 'main', class: `screen screen-${S.help ? 'help' : screenName(S)}` }, S.help ? help(ctx) : screen(ctx),
       S.booting ? seatedShell() : null),
@@ -102,11 +106,16 @@ function loading(S) {
 function connStatus(S) {
   const state = S.conn;
   const icon = { open: '●', connecting: '◌', reconnecting: '↻', replaced: '⊘', idle: '◌' }[state] || '◌';
+  // R18.4: a slow network says so, with its delay: a crisp call at the very end may not count
+  const lag = S.view && S.view.lag_ms;
+  const slow = state === 'open' && typeof lag === 'number' && lag > SLOW_MS ? lag : null;
   return h('span', {
-    class: `conn conn-${state}`, 'data-testid': 'connection-status', 'data-state': state,
+    class: `conn conn-${state}${slow ? ' conn-slow' : ''}`, 'data-testid': 'connection-status',
+    'data-state': state, 'data-lag': slow, title: slow ? t('conn.slowLong', { n: slow }) : null,
     role: 'status', 'aria-live': 'polite',
-  }, h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, icon),
-  h('span', { class: 'conn-text' }, state !== 'open' && phoneOffline() ? t('conn.offline') : t(`conn.${state}`)));
+  }, h('span', { class: 'conn-icon', 'aria-hidden': 'true' }, slow ? '◔' : icon),
+  h('span', { class: 'conn-text' }, state !== 'open' && phoneOffline() ? t('conn.offline')
+    : slow ? t('conn.slow', { n: slow }) : t(`conn.${state}`)));
 }
 
 function settingsPanel(ctx) {
@@ -120,6 +129,7 @@ function settingsPanel(ctx) {
       h('input', { type: 'checkbox', checked: S.settings.vibrate, 'data-testid': 'setting-vibrate',
         onchange: (e) => act.setSetting('vibrate', e.target.checked) }),
       t('settings.vibrate')),
+    moveButtons(ctx), // R18.5
     S.screen === 'room' && S.view ? h('button', {
       type: 'button', class: 'btn leave', 'data-testid': 'menu-leave-room', onclick: act.askLeave,
     }, t('leave.button')) : null,

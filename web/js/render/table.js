@@ -14,7 +14,7 @@ import { h } from '../dom.js';
 import { t, text, formatNumber, formatSeconds } from '../i18n.js';
 import { SLOTS, short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
-import { canDraw, canDrawDiscard, canCrisp, playerById } from '../state.js';
+import { canDraw, canDrawDiscard, canCrisp, crispEnd, playerById } from '../state.js';
 import { slotKey, movesText, changedSlots } from '../events.js';
 import { currentNotice } from '../update.js';
 import {
@@ -497,7 +497,7 @@ function crispButton(ctx) {
   let left = null;
   if (ok && w && w.player === v.you) {
     const total = S.crispWindow && S.crispWindow.closes_at === w.closes_at ? S.crispWindow.total : 3000;
-    left = Math.max(0, w.closes_at - now);
+    left = Math.max(0, crispEnd(v, w) - now); // R18.4: ends early by the delay
     bar = h('span', { class: 'crispbar', 'aria-hidden': 'true', style: `transform:scaleX(${total ? Math.min(1, left / total) : 0})` });
   }
   return h('button', {
