@@ -95,7 +95,12 @@ def _invalid(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: list[str]) -> int:
-    """`crisp bench ARGS` (also `crisp bench -- ARGS` and `python -m crisp.bench ARGS`)."""
+    """`crisp bench ARGS` (also `crisp bench -- ARGS` and `python -m crisp.bench ARGS`);
+    `crisp bench soak ARGS` is the soak of issue 23 (soak.py)."""
+    if argv[:1] == ["soak"]:
+        from .soak import main as soak_main
+
+        return soak_main(argv[1:])
     args = parser().parse_args(argv[1:] if argv[:1] == ["--"] else argv)
     args.pace_obj = resolve_pace(args)
     if args.warmup is None:

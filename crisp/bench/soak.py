@@ -1,0 +1,346 @@
+"""`crisp bench soak`: rooms of websocket players on two `crisp serve` processes
+sharing one Redis, for minutes, while a schedule of faults hits them (issue 23),
+then an account of every action sent. docs/benchmarks.md, "Soak".
+
+    crisp bench soak --rooms 250 --duration 1800 --out soak.json     # the 30 minutes
+    crisp bench soak --rooms 40 --duration 60                        # the CI minute
+
+1. Redis with an append-only file (fsync before each reply), the witness
+   (soak_record.py) subscribed to every room, two servers (production settings;
+   the players come through a trusted proxy header, each room from an address of
+   its own, so the per-client limits are the real ones).
+2. The rooms are opened and every seat connects; the hosts start their games;
+   the seats play the bots' random legal moves at the pace (soak_client.py).
+3. The faults run at their times (soak_faults.py); memory is sampled throughout.
+4. At the end the seats stop sending; once every seat is settled on the stored
+   version (or the settle time ran out) the run checks which rooms progressed
+   after the last fault, then the accounting (soak_account.py) and the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crisp import engine
+from crisp.engine import State
+
+from .client import Room
+from .pacing import PACES, pace_for
+from .readings import machine_busy
+from .services import start_crisp, start_redis
+from .soak_account import account
+from .soak_client import SoakSeat
+from .soak_faults import Fault, Stack, default_faults, parse_faults
+from .soak_ramp import open_rooms, server_env
+from .soak_record import Recorder, stored_rooms
+from .soak_report import Sampler, flatness, table
+from .stats import Stats
+
+
+@dataclass
+class SoakConfig:
+    rooms: int = 250
+    players: int = 4
+    duration_s: float = 1800.0
+    servers: int = 2
+    pace: str = "table"
+    think_ms: float | None = None
+    time_scale: float | None = None
+    seed: int | None = None
+    faults: list[Fault] | None = None  # default_faults(duration_s) if None
+    sample_s: float = 30.0
+    warm_s: float = 180.0  # memory is judged after this
+    settle_s: float = 120.0  # the most the end waits for every seat to settle
+    recover_s: float = 15.0  # rooms must progress from this long after the last fault
+    progress_s: float = 10.0  # and have at least this long to (the run is longer if need be)
+    work: Path | None = None  # logs and Redis's files (a temporary directory if None)
+
+
+class Soak:
+    """One soak run; the seats' driver (soak_client.SoakDriver)."""
+
+    def __init__(self, cfg: SoakConfig, work: Path) -> None:
+        self.cfg = cfg
+        self.work = work
+        self.pace = pace_for(cfg.pace, think_ms=cfg.think_ms, time_scale=cfg.time_scale)
+        self.rng = random.Random(cfg.seed)
+        self.stats = Stats(measuring=True)
+        self.t_measure, self.t_stop, self.refused = 0.0, float("inf"), 0.0
+        self.quiet = False
+        self.finished = False
+        self.seats: list[SoakSeat] = []
+        self.rooms: list[Room] = []
+        self.recorder = Recorder()
+        self.sampler = Sampler()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def run(self) -> dict[str, Any]:
+        cfg, work = self.cfg, self.work
+        (work / "redis").mkdir(parents=True, exist_ok=True)
+        redis = await asyncio.to_thread(start_redis, appendonly_dir=work / "redis",
+                                        max_clients=20000)  # fmt: skip
+        await self.recorder.attach(redis.port)
+        env = server_env(redis.url, self.pace.time_scale)
+        stack = Stack(work, redis, redis.port, [], env, self.recorder)
+        try:
+            for i in range(cfg.servers):
+                stack.servers.append(await asyncio.to_thread(
+                    start_crisp, env, ready="/readyz", timeout=120, log=stack.server_log(i)))
+            return await self._play(stack)
+        finally:
+            self.finished = True
+            await self.recorder.detach()
+            await asyncio.to_thread(stack.stop)
+
+    async def _play(self, stack: Stack) -> dict[str, Any]:
+        cfg = self.cfg
+        load0, busy0, cpu0 = os.getloadavg()[0], machine_busy(), time.process_time()
+        t_ramp = time.monotonic()
+        self.rooms, self.seats = await open_rooms(self, [s.base for s in stack.servers],
+                                                  cfg.rooms, cfg.players)  # fmt: skip
+        stack.codes = [r.code for r in self.rooms]
+        runs = [asyncio.create_task(seat.run()) for seat in self.seats]
+        await self._wait(lambda: all(s.connected for s in self.seats), 300)
+        ramp_s = round(time.monotonic() - t_ramp, 1)
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.counter:
+                seat.room.go = True
+                loop.call_later(self.rng.uniform(0, 2), seat.replan)
+        stack.t0 = t0 = time.monotonic()
+        faults = cfg.faults if cfg.faults is not None else default_faults(cfg.duration_s)
+        marks: dict[str, int] = {}
+        marks_at = [0.0]
+        over = asyncio.Event()  # every fault has ended
+        chores = [asyncio.create_task(self._faults(stack, faults, marks, marks_at, over)),
+                  asyncio.create_task(self._chores(stack, t0))]  # fmt: skip
+        await asyncio.sleep(cfg.duration_s)  # the run's length, real time
+        await over.wait()  # a fault still running ends first (a restart, a frozen Redis)
+        await chores[0]  # the rooms' versions after the faults (`marks`)
+        await asyncio.sleep(max(0.0, marks_at[0] + cfg.progress_s - time.monotonic()))
+        chores[1].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await chores[1]
+        at_quiet = {code: self.recorder.trace(code).version for code in stack.codes}
+        self.quiet = True
+        for seat in self.seats:
+            seat.cancel()
+        t_settle = time.monotonic()
+        stored = await self._settle(stack)
+        settle_s = round(time.monotonic() - t_settle, 1)
+        rooms = self._rooms(stored, marks, at_quiet)
+        clients = self._clients(stored)
+        self.finished = True
+        for seat in self.seats:
+            if seat.ws is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(seat.ws.close(), 2)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*runs, return_exceptions=True), 30)
+        elapsed = time.monotonic() - t0
+        acc = account({(s.room.code, s.pid): s.records for s in self.seats}, self.recorder)
+        restarts = {f"server-{int(float(f['fault'].split(':')[2]))}": f["end_s"]
+                    for f in stack.done if ":server:" in f["fault"]}  # fmt: skip
+        report: dict[str, Any] = {
+            "config": {"rooms": cfg.rooms, "players": cfg.players, "servers": cfg.servers,
+                       "duration_s": cfg.duration_s, "pace": cfg.pace,
+                       "think_ms": self.pace.think_ms, "time_scale": self.pace.time_scale,
+                       "seed": cfg.seed, "faults": [f.text() for f in faults]},
+            "machine": machine(load0, busy0, cpu0, elapsed),
+            "ramp_s": ramp_s, "settle_s": settle_s, "faults": stack.done,
+            "accounting": acc.to_json(), "clients": clients, "rooms": rooms,
+            "unanswered": sum(r.code == "unanswered" for s in self.seats for r in s.records),
+            "witness_losses": self.recorder.losses,
+            "garbage": {k: dict(v) for k, v in stack.garbage_seen.items()},
+            "memory": {"samples": self.sampler.samples,
+                       "flatness": flatness(self.sampler.samples, cfg.warm_s, restarts)},
+        }
+        report["ok"] = verdict(report)
+        return report
+
+    async def _faults(self, stack: Stack, faults: list[Fault], marks: dict[str, int],
+                      marks_at: list[float], over: asyncio.Event) -> None:  # fmt: skip
+        running = []
+        try:
+            for fault in faults:
+                await asyncio.sleep(max(0.0, stack.t0 + fault.at_s - time.monotonic()))  # at
+                running.append(asyncio.create_task(stack.run(fault)))
+            await asyncio.gather(*running)
+        finally:
+            over.set()
+        await asyncio.sleep(self.cfg.recover_s)  # rooms must progress from here on
+        marks.update({code: self.recorder.trace(code).version for code in stack.codes})
+        marks_at[0] = time.monotonic()
+        stack.done.append({"fault": "mark (rooms must progress from here)",
+                           "start_s": stack.now(), "end_s": stack.now()})
+
+    async def _chores(self, stack: Stack, t0: float) -> None:
+        """Every second: unanswered actions, the witness's health; every sample_s:
+        memory."""
+        next_sample = 0.0
+        while True:
+            now = time.monotonic()
+            for seat in self.seats:
+                seat.sweep(time.perf_counter())
+            if self.recorder.lost() and not self.recorder.expect_loss:
+                with contextlib.suppress(Exception):
+                    await self.recorder.attach(stack.redis_port, stack.codes)
+            if now - t0 >= next_sample:
+                next_sample += self.cfg.sample_s
+                await self.sampler.sample(now - t0, [s.pid for s in stack.servers],
+                                          stack.redis.pid, stack.redis_port)  # fmt: skip
+            await asyncio.sleep(1.0)  # a poll of the seats' clocks
+
+    async def _settle(self, stack: Stack) -> dict[str, tuple[int, dict[str, Any]]]:
+        """Wait (polling, at most settle_s) until every seat has its answer and the
+        stored version of its room, and the witness has it too: the stored rooms."""
+        deadline = time.monotonic() + self.cfg.settle_s
+        while True:
+            stored = await stored_rooms(stack.redis_port, stack.codes)
+            behind = [s for s in self.seats if not s.settled
+                      or s.version != stored.get(s.room.code, (0, {"version": -1}))[1]["version"]]
+            witness = [c for c, (_, st) in stored.items()
+                       if self.recorder.trace(c).version != st["version"]]  # fmt: skip
+            if (not behind and not witness) or time.monotonic() > deadline:
+                return stored
+            await asyncio.sleep(0.5)  # a poll of Redis and the seats for that state
+
+    def _rooms(self, stored: dict[str, tuple[int, dict[str, Any]]], marks: dict[str, int],
+               at_quiet: dict[str, int]) -> dict[str, Any]:  # fmt: skip
+        out: Counter[str] = Counter()
+        detail: list[dict[str, Any]] = []
+        now = time.time_ns() // 1_000_000
+        for room in self.rooms:
+            if at_quiet.get(room.code, 0) > marks.get(room.code, 0):
+                out["progressed"] += 1
+                continue
+            state = State.from_json(stored[room.code][1]) if room.code in stored else None
+            humans = [] if state is None else [p.id for p in state.players
+                                               if p.bot_level is None and not p.away]
+            waiting = state is not None and (
+                state.status in ("lobby", "game_over")
+                or any(engine.legal(state, pid, now) for pid in humans))
+            out["waiting_for_human" if waiting else "stuck"] += 1
+            if len(detail) < 20:
+                detail.append({"room": room.code, "status": None if state is None
+                               else str(state.status), "version": at_quiet.get(room.code),
+                               "waiting": waiting})  # fmt: skip
+        return {"total": len(self.rooms), "progressed": out["progressed"],
+                "waiting_for_human": out["waiting_for_human"], "stuck": out["stuck"],
+                "not_progressed": detail}  # fmt: skip
+
+    def _clients(self, stored: dict[str, tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        closes: Counter[str] = Counter()
+        for s in self.seats:
+            closes.update(s.log.closes)
+        on_stored = [s for s in self.seats if s.settled and s.room.code in stored
+                     and s.version == stored[s.room.code][1]["version"]]  # fmt: skip
+        return {"total": len(self.seats), "on_stored": len(on_stored),
+                "off": [(s.room.code, s.pid, s.version, s.connected, s.waiting)
+                        for s in self.seats if s not in on_stored][:20],
+                "backwards": sum(s.log.backwards for s in self.seats),
+                "connects": sum(s.log.connects for s in self.seats),
+                "failed_connects": sum(s.log.failed_connects for s in self.seats),
+                "closes": dict(closes), "fatal": sum(s.log.fatal is not None for s in self.seats),
+                "errors": dict(self.stats.errors)}  # fmt: skip
+
+    async def _wait(self, ready: Any, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"not ready after {timeout:g} s")
+            await asyncio.sleep(0.2)  # a poll of the seats for that state
+
+
+def machine(load0: float, busy0: float, cpu0: float, elapsed: float) -> dict[str, Any]:
+    """The machine during the run: cores, load average at the start and the end, its
+    busy CPU (100 = one core) and the soak's own (the players, the witness)."""
+    return {"cores": os.cpu_count(), "load": [round(load0, 2), round(os.getloadavg()[0], 2)],
+            "busy_pct": round(100 * (machine_busy() - busy0) / elapsed, 1),
+            "generator_cpu_pct": round(100 * (time.process_time() - cpu0) / elapsed, 1)}
+
+
+def verdict(report: dict[str, Any]) -> bool:
+    """Every action accounted for, every seat on the stored version, no stuck room."""
+    acc, clients = report["accounting"], report["clients"]
+    garbage_ok = all(not k.startswith(("1011", "exception")) for seen in report["garbage"].values()
+                     for k in seen)  # fmt: skip
+    return (not any(acc["violations"].values()) and report["unanswered"] == 0
+            and clients["backwards"] == 0 and clients["on_stored"] == clients["total"]
+            and clients["fatal"] == 0 and report["witness_losses"] == 0
+            and report["rooms"]["stuck"] == 0 and garbage_ok)  # fmt: skip
+
+
+def run_soak(cfg: SoakConfig) -> dict[str, Any]:
+    """Run one soak (its own event loop) and return its report."""
+    import tempfile
+
+    work = cfg.work or Path(tempfile.mkdtemp(prefix="crisp-soak-"))
+    soak = Soak(cfg, work)
+    factory = None
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        report = runner.run(soak.run())
+    report["work"] = str(work)
+    return report
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="crisp bench soak", description=__doc__.split("\n\n")[0])
+    add = p.add_argument
+    add("--rooms", type=int, default=250)
+    add("--players", type=int, default=4, choices=range(2, 9), metavar="2-8")
+    add("--duration", type=float, default=1800.0, metavar="S")
+    add("--pace", choices=sorted(PACES), default="table")
+    add("--think-ms", type=float, default=None)
+    add("--time-scale", type=float, default=None)
+    add("--faults", default=None, metavar="AT:KIND[:ARG],...",
+        help="e.g. 240:garbage:60,360:freeze:10,600:redis,840:server:0 (default: by duration)")
+    add("--sample-s", type=float, default=None, help="memory sample interval (duration/60)")
+    add("--warm-s", type=float, default=None, help="memory judged after (duration/10)")
+    add("--settle-s", type=float, default=120.0)
+    add("--seed", type=int, default=None)
+    add("--work", type=Path, default=None, help="keep logs and Redis's files here")
+    add("--out", type=Path, default=Path("soak.json"), help="the report as JSON")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """`crisp bench soak ARGS`: 0 when the accounting holds, 1 when it does not."""
+    a = parser().parse_args(argv)
+    cfg = SoakConfig(rooms=a.rooms, players=a.players, duration_s=a.duration, pace=a.pace,
+                     think_ms=a.think_ms, time_scale=a.time_scale, seed=a.seed,
+                     faults=None if a.faults is None else parse_faults(a.faults),
+                     sample_s=a.sample_s or max(5.0, a.duration / 60),
+                     warm_s=a.warm_s if a.warm_s is not None else a.duration / 10,
+                     settle_s=a.settle_s, recover_s=min(15.0, a.duration / 12),
+                     work=a.work)  # fmt: skip
+    report = run_soak(cfg)
+    a.out.write_text(json.dumps(report, indent=1))
+    print(table(report))
+    print(f"report: {a.out}  (logs and Redis's files: {report['work']})")
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
