@@ -196,7 +196,13 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     v = wait_view(eve, f"v.host === {eve_id!r}")
     dee_seat = next(p for p in v["players"] if p["name"] == "Dee")
     assert dee_seat["is_bot"] and dee_seat["bot_level"] == "normal"
-    expect(eve.get_by_test_id(f"seat-{dee_seat['id']}").get_by_test_id("bot-badge")).to_be_visible()
+    expect(eve.get_by_test_id("log")).to_contain_text(
+        "The computer plays for Dee for the rest of the game")
+    # at the table with no call yet, the round cannot end before Eve (connected) plays:
+    # Dee's seat shows the computer's badge (her name is not a computer's name)
+    if v["status"] in ("peek", "playing") and not (v["crisp"] or {}).get("caller"):
+        seat_of_dee = eve.get_by_test_id(f"seat-{dee_seat['id']}")
+        expect(seat_of_dee.get_by_test_id("bot-badge")).to_be_visible()
     expect(eve.locator("[data-testid=me] [data-testid=host-mark]:visible")).to_have_count(1)
 
 
