@@ -9,12 +9,18 @@ the subject), in order, so a websocket through it has a round trip of at least
 twice the delay; the server measures it with its pings and sees the same delay a
 phone on a mobile network would give. HTTP calls and the manual clock of
 `relay.server` go straight to the server (only the websockets are slowed).
+
+`relay_in_thread(server, delay_s)` runs one on an event loop of its own, for the
+browser tests (sync Playwright): a page opened at `http://127.0.0.1:<port>` has
+everything slowed, its page, its files and its websocket.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from .servers import LiveServer
@@ -112,3 +118,22 @@ class DelayRelay:
                 await dst.drain()
 
         await asyncio.gather(read(), write())
+
+
+@contextlib.contextmanager
+def relay_in_thread(target: LiveServer, delay_s: float) -> Iterator[DelayRelay]:
+    """A `DelayRelay` on an event loop in a thread of its own, until the block ends."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        relay = asyncio.run_coroutine_threadsafe(
+            DelayRelay(target, delay_s).start(), loop).result(10)  # fmt: skip
+        try:
+            yield relay
+        finally:
+            asyncio.run_coroutine_threadsafe(relay.close(), loop).result(10)
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
