@@ -20,6 +20,7 @@ Modules, each importing only those above it:
     matrix     the named runs behind docs/benchmarks.md, and their summary table
     floor      the floor: the stack (FastAPI, uvicorn, redis.asyncio) with no rules
     traced     `crisp serve` with every garbage-collector pause logged
+    profile    a py-spy profile of the server summed by area and function
     lighthouse Lighthouse on the web client with applied mobile throttling
 """
 
