@@ -8,7 +8,9 @@ Bot-only games through the engine (`crisp.bots.selfplay`): half the seats play
 `hard`, the others `normal` (every table mixes both, so both see the same
 kinds of positions). Every decision (`crisp.bots.choose` on the seat's view and
 memory, exactly what the server calls inside its compare-and-set) is timed with
-`time.perf_counter`; so is what the server does for a computer seat on every
+`time.perf_counter` (wall time: what a server would wait) and
+`time.thread_time` (CPU time: the decision's own cost, without the time the
+machine's other work took the core away); so is what the server does for a computer seat on every
 change (`Memory.from_json`, `observe`, `to_json`: crisp/server/rooms/computer_seats.py),
 and the size of that memory in the room document. Prints the percentiles in
 ms, the hard/normal ratios, and exits 1 if hard's p99 is 5 ms or more.
@@ -53,6 +55,7 @@ def kind_of(view: dict[str, Any]) -> str:
 
 def run(seats: list[int], games: int, seed: int) -> dict[str, Any]:
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     by_kind: dict[tuple[str, str], list[float]] = defaultdict(list)
     follow: dict[str, list[float]] = defaultdict(list)
     sizes: dict[str, list[int]] = defaultdict(list)
@@ -61,11 +64,13 @@ def run(seats: list[int], games: int, seed: int) -> dict[str, Any]:
     def timed(view: dict[str, Any], memory: Memory, now: int,
               seat_rng: random.Random) -> Message | None:
         playing = view.get("status") == "playing" and bool(view.get("legal"))
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         message = choose(view, memory, now, seat_rng)
         spent = (time.perf_counter() - start) * 1000
+        spent_cpu = (time.thread_time() - start_cpu) * 1000
         if playing:
             times[memory.level].append(spent)
+            cpu[memory.level].append(spent_cpu)
             by_kind[(memory.level, kind_of(view))].append(spent)
             start = time.perf_counter()  # the server's work for a computer seat per change
             copy = Memory.from_json(memory.to_json())
@@ -80,7 +85,7 @@ def run(seats: list[int], games: int, seed: int) -> dict[str, Any]:
         levels = ["hard" if (i + g) % 2 == 0 else "normal" for i in range(n)]
         play_game(levels, random.Random(rng.getrandbits(64)), options=Options(),
                   policy=timed)
-    return {"times": times, "by_kind": by_kind, "follow": follow, "sizes": sizes}
+    return {"times": times, "cpu": cpu, "by_kind": by_kind, "follow": follow, "sizes": sizes}
 
 
 def report(figures: dict[str, Any]) -> tuple[str, float]:
@@ -96,6 +101,13 @@ def report(figures: dict[str, Any]) -> tuple[str, float]:
                                                               stats[level]))
     ratio = [h / n if n else 0.0 for h, n in zip(stats["hard"], stats["normal"], strict=True)]
     lines.append("hard / normal              " + " ".join(f"{x:6.1f}" for x in ratio))
+    lines.append("the same in CPU time of the thread (ms; what the machine's other work does not "
+                 "add):")
+    for level in ("hard", "normal"):
+        values = figures["cpu"][level]
+        row = [statistics.fmean(values)] + [percentile(values, q) for q in marks] + [max(values)]
+        lines.append(f"{level + ' (cpu)':18s} {len(values):7d}  " + " ".join(f"{x:6.3f}"
+                                                                        for x in row))
     lines.append("")
     lines.append("by decision (ms)                    n     p50     p99     max")
     for (level, kind), values in sorted(figures["by_kind"].items()):

@@ -30,8 +30,7 @@ PILE_GAIN = 3.0  # a discard-pile card must beat the card it replaces by this mu
 UNKNOWN_GAIN = 1.0  # a drawn card replaces an unknown one when it is this much lower
 FINAL_UNKNOWN_GAIN = 0.5  # ... in its final turn, when knowing the card is worth nothing
 QUEEN_GAIN = 2.0  # a Queen swap is worth it when the card handed over is this much higher
-CALLER_PULL = 1.0  # in its final turn a Queen takes a caller's card it knows before one this
-# much lower; it never swaps blind with the caller (queen_plan)
+CALLER_PULL = 1.0  # in its final turn a Queen takes a caller's card before one this much lower
 CALL_CHANCE = 0.66  # call when the chance of being the lowest (R12.2) is at least this
 CALL_JITTER = 0.04  # ... give or take this much, drawn at random
 FINAL_GAIN = 1.5  # what the others are expected to gain in their final turns (R11.1)
@@ -39,6 +38,7 @@ PATIENCE = 4  # after this many of my turns, the threshold falls by STEP per tur
 STEP = 0.04
 LOWEST_CHANCE = 0.25  # ... never below this
 LAST_CALL = 20  # after this many of my turns, call at the next window whatever the count
+BLIND_UNTIL = 5  # from this many seats it never swaps blind with the caller (queen_plan)
 TIE = 1e-9
 
 
@@ -85,9 +85,10 @@ def choose_draw(view: dict[str, Any], k: Knowledge, memory: Memory,
 
 def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
     """R8: my highest known card for the lowest card I can expect at the table, by value
-    (ties at random). In my final turn a caller's card I know comes first (R8.5), and I
-    never swap blind with the caller: its unknown cards are the ones it bet on, and if
-    every final turn gambled on them nobody could call at a big table (R12.2)."""
+    (ties at random). In my final turn a caller's card I know comes first (R8.5); from
+    BLIND_UNTIL seats on I never swap blind with the caller: its unknown cards are the
+    ones it bet on, and if every final turn gambled on them nobody could call at a big
+    table (R12.2)."""
     mine = [(value(c), s != 1) for s, c in enumerate(k.hands[k.me]) if c is not None]
     if not mine or not k.others:
         return None
@@ -97,7 +98,8 @@ def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
     pull = CALLER_PULL if final else 0.0
     scored = [(k.slot_value(p, s, plain=True) - (pull if p == k.caller else 0.0), p, s)
               for p in k.others for s in range(3)
-              if not (final and p == k.caller and k.hands[p][s] is None)]
+              if not (final and p == k.caller and k.hands[p][s] is None
+                      and len(k.others) + 1 >= BLIND_UNTIL)]
     if not scored:
         return None
     low = min(scored)[0]
