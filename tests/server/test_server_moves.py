@@ -16,7 +16,7 @@ from crisp.server.rooms.seat_moves import MOVE_CODE_LEN, MOVE_TTL_MS
 from tests.support.decks import deck_for
 from tests.support.player import Player, close_all
 from tests.support.rooms import add_bots, start_game, table
-from tests.support.servers import LiveServer, ThreadServer, advance_all
+from tests.support.servers import LiveServer, ProcServer, ThreadServer, advance_all
 
 HANDS = {"p1": ["2C", "3C", "4C"], "p2": ["5D", "6D", "7D"]}
 DECK = deck_for(HANDS, stock=["8C", "9C"], dealer=1)
@@ -182,10 +182,12 @@ async def test_r18_5_used_expired_and_void_codes_are_no_move_and_spend_lookups(
 
 @pytest.mark.redis
 async def test_r18_5_a_code_made_on_one_process_is_taken_on_another(
-    spawn_server: Callable[..., ThreadServer], redis_url: str
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
 ) -> None:
-    a = spawn_server(redis_url=redis_url)
-    b = spawn_server(redis_url=redis_url)
+    """Two `crisp serve` processes on one Redis: the phones on process a, the code taken
+    on process b (the store's ticket), the old socket closed on a (the change)."""
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    b = spawn_crisp(CRISP_REDIS_URL=redis_url)
     code, (ana, ben) = await table(a, 2, deck=DECK, dealer=1)  # both phones on process a
     await start_game([ana, ben])
     await advance_all([a, b])  # one game time on both processes
