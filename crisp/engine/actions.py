@@ -28,6 +28,7 @@ class SetOptions:
     draw_seconds: int | None = None
     discard_draw: bool | None = None
     set_draw_seconds: bool = False
+    watchers: bool | None = None  # R18.1 (protocol v1.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +186,10 @@ def _options(action: object) -> SetOptions:
         raise InvalidAction("discard_draw must be true or false")
     if type(set_seconds) is not bool or (seconds is not None and not set_seconds):
         raise InvalidAction("set_draw_seconds must be true when draw_seconds is given")
-    return SetOptions(limit, seconds, discard_draw, set_seconds)
+    watchers = _get(action, "watchers")
+    if not (watchers is None or type(watchers) is bool):
+        raise InvalidAction("watchers must be true or false")
+    return SetOptions(limit, seconds, discard_draw, set_seconds, watchers)
 
 
 def checked(action: object) -> Action:

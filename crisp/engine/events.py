@@ -3,7 +3,13 @@
 Every event is public except:
 - `peek` goes only to the player who may look (`to`);
 - fields listed in `secret` are shown only to the event's `player` (the card of
-  a draw from the stock, R4.1) and are null for everyone else.
+  a draw from the stock, R4.1) and are null for everyone else;
+- fields listed in `sealed` are shown to nobody: they are left out of every live
+  event and kept for the round's record, read once the round is over (R18.2: the
+  deal on `round_started`, the two cards a Queen swapped).
+
+The viewer `None` is nobody's seat: a watcher (R18.1) gets every public event,
+no `peek` and no secret field.
 
 `look` is server-side metadata, never on the wire: the `seq` of the Look (R16.3)
 that this event shows to its `player` (a `peek`, or the `swapped` of a card the
@@ -18,7 +24,7 @@ from typing import Any
 class Event:
     """One thing that happened, before redaction."""
 
-    __slots__ = ("data", "kind", "look", "secret", "to")
+    __slots__ = ("data", "kind", "look", "sealed", "secret", "to")
 
     def __init__(
         self,
@@ -28,12 +34,14 @@ class Event:
         to: str | None = None,
         secret: tuple[str, ...] = (),
         look: int | None = None,
+        sealed: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.data = data
         self.to = to
         self.secret = secret
         self.look = look
+        self.sealed = sealed
 
     def to_json(self) -> dict[str, Any]:
         """A plain-JSON form that keeps the visibility metadata (server-internal)."""
@@ -44,17 +52,20 @@ class Event:
             out["secret"] = list(self.secret)
         if self.look is not None:
             out["look"] = self.look
+        if self.sealed:
+            out["sealed"] = list(self.sealed)
         return out
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> Event:
         """The inverse of `to_json`."""
         return Event(raw["kind"], dict(raw["data"]), to=raw.get("to"),
-                     secret=tuple(raw.get("secret", ())), look=raw.get("look"))
+                     secret=tuple(raw.get("secret", ())), look=raw.get("look"),
+                     sealed=tuple(raw.get("sealed", ())))
 
     def __repr__(self) -> str:
         return (f"Event({self.kind}, {self.data}, to={self.to}, secret={self.secret}, "
-                f"look={self.look})")
+                f"look={self.look}, sealed={self.sealed})")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_json() == other.to_json()
@@ -71,12 +82,21 @@ def _plain_copy(value: Any) -> Any:
     return value
 
 
-def redact(event: Event, player: str) -> dict[str, Any] | None:
-    """The event as `player` may see it, or None when it is not for them (R16.3)."""
+def redact(event: Event, player: str | None) -> dict[str, Any] | None:
+    """The event as `player` may see it, or None when it is not for them (R16.3).
+    `player` None is a watcher, nobody's seat (R18.1): no look, no secret field."""
     if event.to is not None and event.to != player:
         return None
-    out = {"kind": event.kind, **{k: _plain_copy(v) for k, v in event.data.items()}}
-    if event.secret and event.data.get("player") != player:
+    sealed = event.sealed
+    out = {"kind": event.kind, **{k: _plain_copy(v) for k, v in event.data.items()
+                                  if k not in sealed}}
+    if event.secret and (player is None or event.data.get("player") != player):
         for field in event.secret:
             out[field] = None
     return out
+
+
+def unredacted(event: Event) -> dict[str, Any]:
+    """The whole event, every card field filled in, sealed ones too: the round's
+    record (R18.2), never a live frame."""
+    return {"kind": event.kind, **{k: _plain_copy(v) for k, v in event.data.items()}}

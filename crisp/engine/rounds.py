@@ -12,6 +12,8 @@ from .state import HistoryEntry, RoundResult, State, Turn, Window
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
 from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, Slot
 
+DEAL_FIELDS = ("hands", "stock", "discard")  # round_started's sealed fields (R18.2)
+
 
 class Rng(Protocol):
     """What the engine needs of a random source: a CSPRNG in production."""
@@ -60,8 +62,15 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     state.winners = []
     state.status = PEEK
     state.peek_ends_at = now + scaled(state, PEEK_MS)
+    # R18.2: the deal itself (every hand, the stock from its top) is sealed: it
+    # reaches no live frame, only the round's record
+    deal = {p.id: [card_text(c) for c in p.hand] for p in state.players}
     events.append(Event("round_started", {"round": state.round,
-                                          "dealer": state.players[state.dealer].id}))
+                                          "dealer": state.players[state.dealer].id,
+                                          "hands": deal,
+                                          "stock": [c.text for c in reversed(state.stock)],
+                                          "discard": []},
+                        sealed=DEAL_FIELDS))
     for seat in range(n):  # R2.4: each player looks once at left and right
         for slot in (Slot.LEFT, Slot.RIGHT):
             events.append(peek(state, seat, slot, "deal"))

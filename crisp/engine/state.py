@@ -43,15 +43,16 @@ def _blank(cls: type[_Blank]) -> _Blank:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The host's options (R13-R15, R16.1 defaults)."""
+    """The host's options (R13-R15, R16.1 defaults; R18.1 watching)."""
 
     limit: int = 100
     draw_seconds: int | None = None
     discard_draw: bool = False
+    watchers: bool = True  # R18.1: anyone with the link may watch (protocol v1.2)
 
     def to_json(self) -> dict[str, Any]:
         return {"limit": self.limit, "draw_seconds": self.draw_seconds,
-                "discard_draw": self.discard_draw}
+                "discard_draw": self.discard_draw, "watchers": self.watchers}
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,12 +250,13 @@ def _leave(state: State, seat: int, events: list[Event]) -> None:
 
 
 def _set_options(state: State, action: SetOptions, events: list[Event]) -> None:
-    """R16.1: the host sets the options in the lobby."""
+    """R16.1: the host sets the options in the lobby (R18.1: watching too)."""
     o = state.options
     state.options = Options(
         o.limit if action.limit is None else action.limit,
         action.draw_seconds if action.set_draw_seconds else o.draw_seconds,
         o.discard_draw if action.discard_draw is None else action.discard_draw,
+        o.watchers if action.watchers is None else action.watchers,  # R18.1
     )
     events.append(Event("options", {"options": state.options.to_json()}))
 

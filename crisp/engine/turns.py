@@ -12,6 +12,8 @@ from .state import State
 from .timing import deadline_from
 from .vocabulary import DISCARD, STOCK, Slot
 
+QUEEN_SEALED = ("own_card", "target_card")
+
 
 def take_from_stock(state: State, events: list[Event]) -> Card:
     """The top card of the stock, turning the discard pile over first if the
@@ -125,7 +127,9 @@ def queen(state: State, action: UseQueen, now: int, events: list[Event]) -> None
     state.discard.append(card)
     events.append(Event("queen", {"player": me.id, "slot": action.slot.label,
                                   "target": other.id, "target_slot": action.target_slot.label,
-                                  "card": card.text}))
+                                  "card": card.text, "own_card": mine.text,
+                                  "target_card": theirs.text},
+                        sealed=QUEEN_SEALED))  # R18.2: the swapped cards, for the record
     if action.slot != Slot.MIDDLE:  # R8.2
         events.append(peek(state, state.turn.player, action.slot, "queen"))
     if action.target_slot != Slot.MIDDLE:  # R8.3, R8.4

@@ -13,15 +13,16 @@ from .vocabulary import GAME_OVER, PLAYING, ROUND_OVER
 _HIDDEN = [None, None, None]
 
 
-def view_for(state: State, player: str, now: int) -> dict[str, Any]:
+def view_for(state: State, player: str | None, now: int) -> dict[str, Any]:
     """The table as `player` may see it: the protocol view without `code`.
 
     No card identity appears except public ones (the discard top, the Kings lying
     beside the piles (R9.3), revealed hands at a round's end) and the card this
-    player holds right now (R16.3).
+    player holds right now (R16.3). `player` None is a watcher, nobody's seat
+    (R18.1): `you` null, `watching` true, no card held, nothing legal.
     """
-    seat = state.seat_of(player)
-    if seat is None:
+    seat = None if player is None else state.seat_of(player)
+    if seat is None and player is not None:
         raise KeyError(player)
     state = at_moment(state, now)
     revealed = state.status in (ROUND_OVER, GAME_OVER)
@@ -46,6 +47,7 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
         "options": state.options.to_json(),
         "host": state.host,
         "you": player,
+        "watching": player is None,
         "players": [
             {"id": p.id, "name": p.name, "seat": i, "connected": p.connected,
              "is_bot": p.bot_level is not None, "bot_level": p.bot_level, "away": p.away,
@@ -76,11 +78,14 @@ def view_for(state: State, player: str, now: int) -> dict[str, Any]:
 
 
 def seat_fields(
-    state: State, seat: int, now: int
+    state: State, seat: int | None, now: int
 ) -> tuple[str | None, list[str], dict[str, Any] | None]:
     """What of `view_for` differs from seat to seat, besides `you` (R16.3): the card
     the seat holds (`holding`), its `legal` list and the `crisp.window` it is shown.
-    `state` is the table at `now` already (`at_moment`)."""
+    `state` is the table at `now` already (`at_moment`). `seat` None: a watcher
+    (R18.1), who holds nothing and may do nothing."""
+    if seat is None:
+        return None, [], _window_shown(state.windows, None, state.players)
     turn = state.turn
     holding = None
     if state.status == PLAYING and turn is not None and turn.player == seat:
@@ -89,7 +94,9 @@ def seat_fields(
                                                                   state.players)
 
 
-def _window_shown(windows: list[Window], seat: int, players: list[Player]) -> dict[str, Any] | None:
+def _window_shown(
+    windows: list[Window], seat: int | None, players: list[Player]
+) -> dict[str, Any] | None:
     """`crisp.window`: the viewer's own open window if any, else the newest (R10.4)."""
     if not windows:
         return None

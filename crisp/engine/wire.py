@@ -30,11 +30,11 @@ def _slot(msg: dict[str, Any], key: str) -> Slot:
 
 
 def _options(msg: dict[str, Any]) -> SetOptions:
-    for key in ("limit", "discard_draw"):  # leaving them out keeps them; null is not a value
+    for key in ("limit", "discard_draw", "watchers"):  # left out: kept; null is not a value
         if key in msg and msg[key] is None:
             raise InvalidAction(f"{key} may not be null")
     return SetOptions(msg.get("limit"), msg.get("draw_seconds"), msg.get("discard_draw"),
-                      "draw_seconds" in msg)
+                      "draw_seconds" in msg, msg.get("watchers"))
 
 
 def action_from_dict(msg: object) -> Action:
@@ -84,7 +84,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         case AddBot():
             out["level"] = action.level
         case SetOptions():
-            for key in ("limit", "discard_draw"):
+            for key in ("limit", "discard_draw", "watchers"):
                 if getattr(action, key) is not None:
                     out[key] = getattr(action, key)
             if action.set_draw_seconds:

@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from crisp.engine import Options, action_from_dict, apply, set_connected
+from crisp.engine import Options, action_from_dict, apply, redact, set_connected
 from crisp.engine import table as engine_table
 from tests.engine.helpers import (
     ALL_CARDS,
@@ -33,7 +33,7 @@ START = action_from_dict({"type": "start"})
 def test_r16_1_defaults() -> None:
     g = lobby(2)
     assert g.view("p1")["options"] == {"limit": 100, "draw_seconds": None,
-                                       "discard_draw": False}
+                                       "discard_draw": False, "watchers": True}  # R18.1
     assert g.state.options == Options()
 
 
@@ -43,11 +43,14 @@ def test_r16_1_the_host_sets_any_subset_of_the_options_in_the_lobby() -> None:
     assert g.legal("p2") == ["leave"]
     g.act("p1", "options", discard_draw=True)
     g.act("p1", "options", draw_seconds=60, limit=150)
-    assert g.view("p3")["options"] == {"limit": 150, "draw_seconds": 60, "discard_draw": True}
+    assert g.view("p3")["options"] == {"limit": 150, "draw_seconds": 60, "discard_draw": True,
+                                       "watchers": True}
     g.act("p1", "options", limit=50)
-    assert g.view("p3")["options"] == {"limit": 50, "draw_seconds": 60, "discard_draw": True}
+    assert g.view("p3")["options"] == {"limit": 50, "draw_seconds": 60, "discard_draw": True,
+                                       "watchers": True}
     g.act("p1", "options", draw_seconds=None)
-    assert g.view("p3")["options"] == {"limit": 50, "draw_seconds": None, "discard_draw": True}
+    assert g.view("p3")["options"] == {"limit": 50, "draw_seconds": None, "discard_draw": True,
+                                       "watchers": True}
     err = g.refuse("p2", "options", limit=100)
     assert err.code == "not_host"
 
@@ -239,7 +242,12 @@ def test_r16_5_the_host_starts_the_next_round() -> None:
     assert err.code == "not_host"
     g.act("p1", "next_round")
     assert kinds(g.last) == ["round_started"] + ["peek"] * 6
-    assert g.last[0].data == {"round": 2, "dealer": "p1"}
+    assert redact(g.last[0], "p2") == {"kind": "round_started", "round": 2, "dealer": "p1"}
+    # R18.2: the deal is sealed in the event, for the round's record only
+    deal = g.last[0].data
+    assert set(g.last[0].sealed) == {"hands", "stock", "discard"} and deal["discard"] == []
+    assert deal["hands"] == {p.id: [c.text for c in p.hand] for p in g.state.players}
+    assert deal["stock"] == [c.text for c in reversed(g.state.stock)]
     assert g.state.status == "peek" and g.view("p2")["round"] == 2
     assert sorted(cards_in(g.state)) == sorted(ALL_CARDS)
     assert g.view("p2")["discard_count"] == 0
@@ -295,7 +303,8 @@ def test_r16_5_rematch_returns_to_the_lobby_with_the_same_seats_and_options() ->
         assert v["turn"] is None and v["stock_count"] == 0 and v["discard_top"] is None
         assert [(pl["id"], pl["seat"], pl["total"], pl["cards"]) for pl in v["players"]] == [
             ("p1", 0, 0, [None] * 3), ("p2", 1, 0, [None] * 3), ("p3", 2, 0, [None] * 3)]
-        assert v["options"] == {"limit": 50, "draw_seconds": 45, "discard_draw": True}
+        assert v["options"] == {"limit": 50, "draw_seconds": 45, "discard_draw": True,
+                                "watchers": True}
     assert cards_in(g.state) == [] and all(p.looks == [] for p in g.state.players)
     assert g.plays("p1") == ["options", "start"]
     g.act("p1", "options", limit=100)

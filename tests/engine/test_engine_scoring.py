@@ -140,7 +140,7 @@ def test_r15_1_the_host_picks_50_100_or_150(limit: int) -> None:
     g.act("p1", "options", limit=limit)
     assert g.view("p2")["options"]["limit"] == limit
     assert g.seen("p2") == [{"kind": "options", "options": {
-        "limit": limit, "draw_seconds": None, "discard_draw": False}}]
+        "limit": limit, "draw_seconds": None, "discard_draw": False, "watchers": True}}]
 
 
 @pytest.mark.parametrize("limit", [0, 75, 99, 200, "100", 100.0, None, True])

@@ -48,7 +48,7 @@ def test_r14_1_the_host_sets_the_time_in_the_lobby(seconds: int | None) -> None:
     g = lobby(2, options=Options(draw_seconds=45))
     g.act("p1", "options", draw_seconds=seconds)
     assert g.view("p2")["options"] == {"limit": 100, "draw_seconds": seconds,
-                                       "discard_draw": False}
+                                       "discard_draw": False, "watchers": True}
 
 
 def test_r14_1_king_extra_draws_each_have_their_own_time() -> None:

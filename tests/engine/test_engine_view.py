@@ -45,7 +45,8 @@ TURN_KEYS = {"player", "may_start_at", "draw_deadline", "drawn_from", "extra_dra
 CRISP_KEYS = {"caller", "window", "final_turns_left", "windows"}  # windows: protocol v1.1
 LAST_ROUND_KEYS = {"round", "caller", "hands", "sums", "scores"}
 # ... plus the documented additions
-VIEW_ADDITIONS = {"peek_ends_at", "version", "history"}  # version, history: protocol v1.1
+VIEW_ADDITIONS = {"peek_ends_at", "version", "history",  # version, history: protocol v1.1
+                  "watching"}  # protocol v1.2 (R18.1)
 PLAYER_ADDITIONS = {"ready"}
 
 
@@ -111,7 +112,8 @@ def test_view_has_every_protocol_field_with_exact_names(label: str, state: State
         assert set(v) == PROTOCOL_KEYS | VIEW_ADDITIONS, label
         assert "code" not in v
         assert v["you"] == p.id and v["host"] == "p1"
-        assert set(v["options"]) == {"limit", "draw_seconds", "discard_draw"}
+        assert set(v["options"]) == {"limit", "draw_seconds", "discard_draw", "watchers"}
+        assert v["watching"] is False
         for i, pl in enumerate(v["players"]):
             assert set(pl) == PLAYER_KEYS | PLAYER_ADDITIONS
             assert pl["seat"] == i and pl["id"] == state.players[i].id
@@ -154,6 +156,28 @@ def test_view_holding_only_for_the_holder(label: str, state: State, now: int) ->
             for h in (state.last_round.hands if state.last_round else {}).values():
                 allowed.update(h)
         assert set(card_strings(v)) <= allowed - {None}, label
+
+
+@pytest.mark.parametrize(("label", "state", "now"), STATES, ids=[s[0] for s in STATES])
+def test_r18_1_a_watcher_sees_nobody_s_view(label: str, state: State, now: int) -> None:
+    """A watcher (viewer None) gets the view of nobody's seat: `you` null, `watching`
+    true, nothing held, nothing legal, no card but the public ones, and otherwise the
+    same table as every player (R18.1, R16.4)."""
+    v = view_for(state, None, now)
+    assert set(v) == PROTOCOL_KEYS | VIEW_ADDITIONS, label
+    assert v["you"] is None and v["watching"] is True
+    assert v["holding"] is None and v["legal"] == []
+    allowed = {v["discard_top"], *(v["turn"] or {}).get("kings", [])}
+    if state.last_round:
+        for h in state.last_round.hands.values():
+            allowed.update(h)
+    assert set(card_strings(v)) <= allowed - {None}, label
+    windows = v["crisp"]["windows"]
+    assert v["crisp"]["window"] == (windows[-1] if windows else None)  # the newest
+    for p in state.players:
+        seat_view = view_for(state, p.id, now)
+        for key in set(v) - {"you", "watching", "holding", "legal", "crisp"}:
+            assert v[key] == seat_view[key], (label, key)
 
 
 def _variants(state: State, player: str, kind: str) -> list[dict[str, Any]]:
@@ -288,8 +312,9 @@ def test_redact_everything_else_is_the_same_for_everyone() -> None:
     for e in g.log:
         if e.kind in ("peek", "drew"):
             continue
-        views = [redact(e, p) for p in g.ids]
-        assert views[0] == views[1] == views[2] == {"kind": e.kind, **e.data}
+        views = [redact(e, p) for p in [*g.ids, None]]  # None: a watcher (R18.1)
+        public = {k: v for k, v in e.data.items() if k not in e.sealed}  # R18.2: the record's
+        assert views[0] == views[1] == views[2] == views[3] == {"kind": e.kind, **public}
 
 
 # -- engine bugs (tests/engine/BUGS.md) ------------------------------------------------

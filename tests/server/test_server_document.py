@@ -15,6 +15,7 @@ import pytest
 from crisp.server.rooms.changes import Outcome
 from crisp.server.rooms.computer_seats import ComputerSeat, Plan
 from crisp.server.rooms.document import ConnRef, RoomDoc, changed_fields
+from crisp.server.rooms.round_record import RecordMeta, Span
 from crisp.server.rooms.service import Rooms
 from crisp.store import Store, create_store
 
@@ -33,6 +34,9 @@ def _samples(doc: RoomDoc) -> dict[str, Any]:
         "revoked": doc.revoked | {"cd" * 32},
         "computer": {"p1": ComputerSeat({"seat": "p1"}, Plan("draw", 1234))},
         "saves": ("feedface",),
+        "watchers": doc.watchers | {"w4tch3r"},  # R18.1
+        "record": RecordMeta(game=2, base=3, end=5, spans=(Span(1, 3, 2, 900, 40, False),),
+                             dropped=(), live=True),  # R18.2
     }
 
 

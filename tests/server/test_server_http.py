@@ -40,9 +40,11 @@ async def test_create_room_gives_code_player_and_token(server: ThreadServer) -> 
     assert room == {
         "code": body["code"],
         "status": "lobby",
-        "options": {"limit": 100, "draw_seconds": None, "discard_draw": False},
+        "options": {"limit": 100, "draw_seconds": None, "discard_draw": False,
+                    "watchers": True},  # R18.1
         "players": [{"id": "p1", "name": "Ana", "connected": False, "is_host": True}],
         "locked": False,
+        "watchers": 0,  # R18.1
     }
 
 

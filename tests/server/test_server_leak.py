@@ -13,182 +13,36 @@ cards, the special cards played, discard-pile draws, reveals at a round's end).
 Peeked cards are also checked to be true (against the reveal).
 Every frame is also validated against the protocol models (`extra="forbid"`), so
 `/api/protocol.json` describes exactly what is sent.
+
+Every game also has two watchers (R18.1): one for the whole game, whose every frame
+is checked against the truth (a known test deck for round 1, then each finished
+round's record, R18.2: no hidden card anywhere in a frame, the true public cards,
+its game events the record's moves as nobody's seat sees them), and one that keeps
+reconnecting, whose every view is the first one's at that version
+(tests/support/audit.py). The seat audit itself is tests/support/seat_audit.py.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from typing import Any
 
 from crisp.bench.client import legal_at
 from crisp.bots import random_move
 from crisp.server.wire.frames import SERVER_ADAPTER
+from tests.support.audit import (
+    ALL_CARDS,
+    audit_against_replays,
+    audit_watcher,
+    deal_of,
+    same_table,
+)
 from tests.support.play import in_step, play_action
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
+from tests.support.seat_audit import Seat, audit_seat
 from tests.support.servers import ThreadServer
-
-CARD = re.compile(r"^[A2-9TJQK][SHDC]$")
-SLOTS = ("left", "middle", "right")
-PUBLIC_EVENT_CARDS = {
-    ("swapped", "discarded"),
-    ("discarded", "card"),
-    ("jack", "card"),
-    ("queen", "card"),
-    ("king", "card"),
-}
-
-
-class Seat:
-    """All frames one seat received, over all its connections."""
-
-    def __init__(self, pid: str, token: str) -> None:
-        self.pid = pid
-        self.token = token
-        self.connections: list[list[dict[str, Any]]] = []
-        self.player: Player | None = None
-        self.away = 0  # times it stayed away long enough for the computer to play it
-
-    def archive(self) -> None:
-        if self.player is not None:
-            self.connections.append(self.player.frames)
-
-
-def cards_in(value: Any, path: str = "") -> list[tuple[str, str]]:
-    """Every (path, card) in a JSON value whose string is a card."""
-    out: list[tuple[str, str]] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += cards_in(v, f"{path}.{k}")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += cards_in(v, f"{path}[{i}]")
-    elif isinstance(value, str) and CARD.match(value):
-        out.append((path, value))
-    return out
-
-
-def audit_seat(seat: Seat, tokens: set[str]) -> int:
-    """Check every frame of one seat; returns how many frames were checked."""
-    me = seat.pid
-    checked = 0
-    known: dict[tuple[str, str], str] = {}  # what this seat legitimately knows
-    held: str | None = None  # the card this seat last drew (from its own events)
-    kings: set[str] = set()  # Kings played this round, public (R9.3, R16.4)
-    round_no: int | None = None  # the round `known` is about
-    for frames in seat.connections:
-        seq = 0
-        shown_before = (round_no, dict(known))  # what the last connection was shown
-        known.clear()  # events missed while away make old knowledge unreliable
-        held = None
-        kings.clear()
-        for frame in frames:
-            checked += 1
-            text = repr(frame)
-            for token in tokens:
-                assert token not in text, f"{me}: a token was sent"
-            if frame["type"] == "error":
-                assert cards_in(frame) == [], f"{me}: card in error {frame}"
-                continue
-            assert frame["type"] == "update"
-            seq += 1
-            assert frame["seq"] == seq
-            events = frame["events"]
-            if seq == 1:  # only the looks this seat is owed (R16.3 revised), each once
-                round_no = frame["view"]["round"]
-                for ev in events:
-                    assert ev["kind"] == "peek" and ev["player"] == me, f"{me}: first {ev}"
-                    if shown_before[0] == round_no:
-                        assert shown_before[1].get((me, ev["slot"])) != ev["card"], (
-                            f"{me}: a look shown again after a reconnect: {ev}")
-                    known[(me, ev["slot"])] = ev["card"]  # checked at the reveal
-                events = []
-            kinds = [e["kind"] for e in events]
-            for i, ev in enumerate(events):
-                kind = ev["kind"]
-                for path, card in cards_in(ev):
-                    field = path.split(".")[1].split("[")[0]
-                    if (kind, field) in PUBLIC_EVENT_CARDS:
-                        continue
-                    if kind == "round_over" and field == "hands":
-                        continue
-                    if kind == "drew" and field == "card":
-                        assert ev["source"] == "discard" or ev["player"] == me, (
-                            f"{me} saw another player's stock draw {ev}")
-                        continue
-                    if kind == "peek" and field == "card":
-                        assert ev["player"] == me, f"{me} got {ev}"
-                        prior = kinds[:i]
-                        slot = ev["slot"]
-                        # any of the three reasons, each by this seat's own events: one
-                        # update may hold several players' moves (computer seats)
-                        dealt = "round_started" in prior and slot in ("left", "right")
-                        jack = slot == "middle" and any(
-                            e["kind"] == "jack" and e["player"] == me for e in events[:i])
-                        queen = slot != "middle" and any(
-                            e["kind"] == "queen" and me in (e["player"], e["target"])
-                            and slot == (e["slot"] if e["player"] == me else e["target_slot"])
-                            for e in events[:i])
-                        ok = dealt or jack or queen
-                        assert ok, f"{me}: peek not justified: {events}"
-                        continue
-                    raise AssertionError(f"{me}: card {card} at {kind}{path}: {ev}")
-                # knowledge tracking, to check peeks tell the truth
-                if kind == "round_started":
-                    known.clear()
-                    held = None
-                    kings.clear()
-                    round_no = ev["round"]
-                elif kind == "king":
-                    kings.add(ev["card"])
-                elif kind == "peek":
-                    known[(me, ev["slot"])] = ev["card"]
-                elif kind == "drew" and ev["player"] == me:
-                    held = ev["card"]
-                elif kind == "swapped":
-                    key = (ev["player"], ev["slot"])
-                    if ev["player"] == me and held is not None:
-                        known[key] = held
-                    else:
-                        known.pop(key, None)
-                elif kind == "queen":
-                    a, b = (ev["player"], ev["slot"]), (ev["target"], ev["target_slot"])
-                    ca, cb = known.pop(a, None), known.pop(b, None)
-                    if ca is not None:
-                        known[b] = ca
-                    if cb is not None:
-                        known[a] = cb
-                elif kind == "round_over":
-                    for (pid, slot), card in known.items():
-                        assert ev["hands"][pid][SLOTS.index(slot)] == card, (
-                            f"{me}: believed {pid} {slot} = {card}, reveal says {ev['hands']}")
-                    known.clear()
-            view = frame["view"]
-            assert view["you"] == me
-            revealed = view["status"] in ("round_over", "game_over")
-            for path, card in cards_in(view):
-                if path == ".discard_top" or path.startswith(".last_round.hands"):
-                    continue
-                if path.startswith(".turn.kings["):  # R9.3: played Kings lie face up
-                    assert card[0] == "K", f"{me}: {card} beside the piles"
-                    if seq == 1:  # after a reconnect the king event came on an older socket
-                        kings.add(card)
-                    assert card in kings, f"{me}: {card} beside the piles, never played"
-                    continue
-                if path.startswith(".players[") and ".cards[" in path:
-                    assert revealed, f"{me}: card {card} in {path} during play"
-                    continue
-                if path == ".holding":
-                    turn = view["turn"]
-                    assert turn is not None and turn["player"] == me, f"{me}: holding off turn"
-                    if seq > 1:  # after a reconnect the drew event came on an older socket
-                        assert card == held, f"{me}: holding {card} but drew {held}"
-                    held = card
-                    continue
-                raise AssertionError(f"{me}: card {card} at view{path}")
-    return checked
 
 
 def random_policy(rng: random.Random, seats: int) -> Callable[..., dict[str, Any] | None]:
@@ -228,6 +82,7 @@ def random_policy(rng: random.Random, seats: int) -> Callable[..., dict[str, Any
 
 
 AWAY_MS = 20_000  # R17.2
+WATCHED: list[tuple[int, int]] = []  # per game: watcher frames audited, checked on records
 
 
 class Table:
@@ -251,13 +106,21 @@ class Table:
         return [s.player for s in self.seats if s.player is not None and s.pid not in self.back_at]
 
     async def in_step(self, version: int | None) -> None:
-        await in_step(self.players(), version)
+        await in_step([*self.players(), self.watcher, self.rewatcher], version)
 
     async def play(self, rounds: int, max_turns: int) -> None:
         for seat in self.seats:  # everyone connects before the host may start
             seat.player = await Player.join(self.server, self.code, seat.pid, seat.token)
+        # R18.1: a watcher for the whole game, and one that comes and goes
+        self.watcher = await Player.watch(self.server, self.code)
+        self.rewatcher = await Player.watch(self.server, self.code)
+        self.rewatches: list[list[dict[str, Any]]] = []
         turns = 0
         while True:
+            if self.rng.random() < 0.03:  # the second watcher reconnects (R18.1)
+                await self.rewatcher.close()
+                self.rewatches.append(self.rewatcher.frames)
+                self.rewatcher = await Player.watch(self.server, self.code)
             clock = await self.server.clock(self.code)
             now, version = clock["now"], clock["version"]
             await self.in_step(version)
@@ -330,13 +193,34 @@ class Table:
 async def random_game(
     server: ThreadServer, n: int, seed: int, rounds: int, max_turns: int, bots: int = 0
 ) -> list[Seat]:
-    """`n` humans and `bots` computer players (added in the lobby)."""
-    code, pid, token = await create_room(server, "Host")
+    """`n` humans and `bots` computer players (added in the lobby), and two watchers
+    (R18.1), audited here: a known deck for round 1 (test hooks), then each finished
+    round's record (R18.2) is the truth every watcher frame is checked against."""
+    rng = random.Random(seed)
+    deck = random.Random(seed).sample(ALL_CARDS, 52)
+    code, pid, token = await create_room(server, "Host", deck=deck)
     seats = [Seat(pid, token)]
     for i in range(n - 1):
         seats.append(Seat(*await join_room(server, code, f"Guest{i}")))
-    await Table(server, code, seats, random.Random(seed), n + bots).play(rounds, max_turns)
+    table = Table(server, code, seats, rng, n + bots)
+    await table.play(rounds, max_turns)
+    replays = {}
+    async with server.http() as c:
+        for k in range(1, table.watcher.view["round"] + 1):
+            r = await c.get(f"/api/rooms/{code}/rounds/{k}")
+            if r.status_code == 200:
+                replays[k] = r.json()
+    order = [p["id"] for p in table.watcher.view["players"]]
+    if 1 in replays:  # the record's deal is the test deck's (R2.2, R18.2)
+        assert replays[1]["deal"]["hands"] == deal_of(deck, order, replays[1]["dealer"])
     await close_all([s.player for s in seats if s.player is not None])
+    await close_all([table.watcher, table.rewatcher])
+    tokens = {s.token for s in seats}
+    frames = table.watcher.frames
+    WATCHED.append((audit_watcher(frames, tokens), audit_against_replays(frames, replays)))
+    for again in [*table.rewatches, table.rewatcher.frames]:
+        audit_watcher(again, tokens)
+        same_table(again, frames)
     for s in seats:
         s.archive()
     return seats
@@ -374,6 +258,10 @@ async def test_r16_3_leak_audit_random_games(make_server: Callable[..., ThreadSe
                 for e in f["events"] if e["kind"] == "peek"
             )
     assert total > 300, f"seed {seed}: only {total} frames"
+    # R18.1: every game had a watcher, every frame of it audited, most of them against
+    # the rounds' records (R18.2): no hidden card, the true public ones
+    assert len(WATCHED) >= len(sizes) and sum(w for w, _ in WATCHED) > 300
+    assert sum(t for _, t in WATCHED) > 100, WATCHED
     assert peeks > 0
     # some seats stayed away long enough for the computer to play them (R17.2)
     assert sum(s.away for seats in games for s in seats) > 0, f"seed {seed}: no seat away"

@@ -45,14 +45,16 @@ def test_frame_updates_equal_plain_updates(seed: int) -> None:
         texts = EventTexts(events)
         for now in _moments(state, rng):
             locked = rng.random() < 0.3
-            frame = Frame(state, "ABCD2345", locked, now)
-            for p in state.players:
+            watchers = rng.choice((0, 1, 50))  # R18.1
+            frame = Frame(state, "ABCD2345", locked, now, watchers)
+            for pid in [*(p.id for p in state.players), None]:  # None: a watcher (R18.1)
                 seq = rng.randrange(1, 10_000)
-                redacted = [r for ev in events if (r := engine.redact(ev, p.id)) is not None]
-                shown = [t for ev in events if (t := texts.text(ev, p.id)) is not None]
+                redacted = [r for ev in events if (r := engine.redact(ev, pid)) is not None]
+                shown = [t for ev in events if (t := texts.text(ev, pid)) is not None]
                 lag = rng.choice((None, 0, 7, 150, 300, 1234))  # per connection (R18.4)
-                plain = plain_update(state, "ABCD2345", locked, p.id, seq, now, redacted, lag)
-                assert frame.update_text(p.id, seq, shown, lag) == plain
+                plain = plain_update(state, "ABCD2345", locked, pid, seq, now, redacted, lag,
+                                     watchers)
+                assert frame.update_text(pid, seq, shown, lag) == plain
                 checked += 1
     assert checked > 500
 
@@ -87,3 +89,18 @@ def test_a_frame_is_shared_only_within_share_ms() -> None:
     later = shared.frame_at(state, "ABCD2345", False, 1001 + SHARE_MS)
     assert later is not first and later.now == 1001 + SHARE_MS
     assert shared.frame_at(state, "ABCD2345", False, 1000).now == 1000  # never back in time
+
+
+def test_r18_1_a_watcher_s_update_is_nobody_s_and_history_links_replays() -> None:
+    """A watcher's update: `you` null, `watching` true, nothing held or legal, the
+    room's watcher count; every view's history entries link their replay (R18.2)."""
+    result = play_game(["random"] * 3, random.Random(3), keep=True, max_rounds=2)
+    state = next(s for s in result.states if s.history)
+    frame = Frame(state, "ABCD2345", False, 10**12, watchers=4)
+    view = json.loads(frame.update_text(None, 1, []))["view"]
+    assert view["you"] is None and view["watching"] is True and view["watchers"] == 4
+    assert view["holding"] is None and view["legal"] == []
+    assert [h["replay"] for h in view["history"]] == [
+        f"/api/rooms/ABCD2345/rounds/{h['round']}" for h in view["history"]]
+    seat = json.loads(frame.update_text(state.players[0].id, 1, []))["view"]
+    assert seat["watching"] is False and seat["history"] == view["history"]

@@ -33,6 +33,7 @@ from crisp.server.wire.failures import (
     failure_of,
 )
 from crisp.server.wire.frames import SERVER_ADAPTER
+from crisp.server.wire.projection import room_fields
 from crisp.server.wire.schema import protocol_schema
 from crisp.server.wire.vocabulary import (
     SOCKET_ERRORS,
@@ -163,10 +164,11 @@ def test_the_models_describe_every_view_and_event_of_random_games() -> None:
     rng_lag = random.Random(25)
 
     def check(state: State, events: list[Event], now: int) -> None:
-        for player in state.players:
-            redacted = [e for e in (engine.redact(ev, player.id) for ev in events) if e]
-            view = {**engine.view_for(state, player.id, now), "code": "K7QX", "locked": False,
-                    "lag_ms": rng_lag.choice((None, 0, 180))}  # per connection (R18.4)
+        for pid in [*(p.id for p in state.players), None]:  # None: a watcher (R18.1)
+            redacted = [e for e in (engine.redact(ev, pid) for ev in events) if e]
+            view = engine.view_for(state, pid, now)
+            room_fields(view, "K7QX", False, rng_lag.randrange(3))  # R18.1, R18.2
+            view["lag_ms"] = rng_lag.choice((None, 0, 180))  # per connection (R18.4)
             SERVER_ADAPTER.validate_python(
                 {"type": "update", "seq": 2, "now": now, "view": view, "events": redacted}
             )
@@ -269,12 +271,14 @@ def test_the_summary_is_its_own_projection() -> None:
     assert summary == {
         "code": "K7QX",
         "status": "lobby",
-        "options": {"limit": 100, "draw_seconds": None, "discard_draw": False},
+        "options": {"limit": 100, "draw_seconds": None, "discard_draw": False,
+                    "watchers": True},  # R18.1
         "players": [
             {"id": "p1", "name": "Ana", "connected": False, "is_host": True},
             {"id": "p2", "name": "Ben", "connected": False, "is_host": False},
         ],
         "locked": False,
+        "watchers": 0,  # R18.1: none watching
     }
 
 

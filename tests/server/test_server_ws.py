@@ -44,7 +44,8 @@ async def test_seq_increases_by_one_per_update(server: ThreadServer) -> None:
     await host.act("options", draw_seconds=30, discard_draw=True)
     for p in players:
         v = await p.wait_view(lambda v: v["options"]["discard_draw"] is True)
-        assert v["options"] == {"limit": 50, "draw_seconds": 30, "discard_draw": True}
+        assert v["options"] == {"limit": 50, "draw_seconds": 30, "discard_draw": True,
+                                "watchers": True}  # R18.1: on by default
         seqs = [u["seq"] for u in p.updates]
         assert seqs == list(range(1, len(seqs) + 1))
     await close_all(players)

@@ -79,6 +79,15 @@ class Player:
             await player.wait(lambda p: p.updates or p.closed, what="first update")
         return player
 
+    @classmethod
+    async def watch(cls, server: LiveServer, code: str, *, origin: str | None = None) -> Player:
+        """A watcher of the room (R18.1): `hello` with `"watch": true` and no token;
+        its `pid` is "watcher". Returns once its first update (or close) came."""
+        player = await cls.join(server, code, "watcher", "", hello=False, origin=origin)
+        await player.send({"type": "hello", "watch": True})
+        await player.wait(lambda p: p.updates or p.closed, what="first update")
+        return player
+
     async def _read(self) -> None:
         try:
             async for raw in self.ws:

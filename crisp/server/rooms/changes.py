@@ -27,12 +27,12 @@ from crisp import engine
 from crisp.engine import Event
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
-from crisp.server.rooms import computer_seats
+from crisp.server.rooms import computer_seats, round_record
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
 from crisp.server.rooms.serverclock import Clock
 from crisp.server.wire.failures import RoomBusy, RoomNotFound
-from crisp.store import OutcomeUnknown, Store
+from crisp.store import LogWrite, OutcomeUnknown, Store
 
 log = logging.getLogger("crisp.server.rooms")
 
@@ -154,6 +154,9 @@ class RoomChanges:
             new_doc = doc if out is None else out.doc
             deadline = room_deadline(new_doc, self.unopened_ms)
             message = save_id = None
+            # R18.2: the round's record grows with its events (round_record.py); a
+            # room with a log gives it every save, so that it expires with the room
+            log = LogWrite() if new_doc.record.live else None
             if unchanged:
                 # Nothing fell due after all (clock skew between processes): re-arm.
                 if deadline is not None and deadline <= now:
@@ -161,15 +164,20 @@ class RoomChanges:
             else:
                 assert out is not None
                 save_id = secrets.token_hex(4)
-                new_doc = out.doc = new_doc.with_(saves=(save_id, *new_doc.saves)[:RECENT_SAVES])
+                record, log = round_record.follow(new_doc.record, out.events,
+                                                  new_doc.state.options, now)
+                new_doc = out.doc = new_doc.with_(
+                    saves=(save_id, *new_doc.saves)[:RECENT_SAVES], record=record)
                 text, message = save_texts(new_doc, out.events, version + 1)
-                if not out.events and changed <= {"computer"}:
-                    message = None  # only the computer's plans changed: nothing to tell
+                if not out.events and changed <= {"computer", "watchers"}:
+                    # only the computer's plans or the watchers changed: nothing to
+                    # tell (R18.1: a watcher is not a change of the table)
+                    message = None
             held = publish_later and new_doc.state.abandoned
             try:
                 saved = await self.store.save(
                     room_code, version, text, message=None if held else message,
-                    deadline_ms=deadline,
+                    deadline_ms=deadline, log=log,
                 )
             except OutcomeUnknown as exc:
                 self.docs.forget(room_code)

@@ -7,7 +7,7 @@ Document (JSON text):
      "locked": true, "seq": 7,
      "revoked": [sha256(token) hex, ...],
      "computer": {player_id: {"memory": ..., "plan": {"need": ..., "at": ms | null} | null}},
-     "saves": [save id, ...]}
+     "saves": [save id, ...], "watchers": [connection id, ...], "record": {...}}
 
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
@@ -25,12 +25,15 @@ only the host clears it (docs/protocol-additions.md, "Locked rooms").
 with one is closed with 4403. `saves` holds the ids of the room's last saves, so a
 process whose save's outcome was unknown can learn later whether it landed.
 `computer` holds the seats the computer plays, their memories and next moves
-(computer_seats.py); it is never published.
+(computer_seats.py); it is never published. `watchers` holds the connection ids
+of the watchers (R18.1, rooms/watchers.py): only their number is published.
+`record` says where each round's record is in the room's log (R18.2,
+rooms/round_record.py).
 
 Published message (JSON text), one per saved change:
     {"t": "change", "v": <store version>, "state": <State.to_json()>,
      "events": [<Event.to_json()>...], "conns": {...}, "seats": [player ids],
-     "locked": bool}
+     "locked": bool, "watchers": int}
 `v` is the version the store gave this save (the compare-and-set's expected
 version + 1), so a process can tell a stale message from a new one and notice
 one it missed. `seats` lists the players who hold a seat (`Change.player_ids`).
@@ -53,6 +56,7 @@ import orjson
 
 from crisp.engine import Event, State
 from crisp.server.rooms.computer_seats import Computer, ComputerSeat
+from crisp.server.rooms.round_record import RecordMeta
 from crisp.server.wire.projection import Shared
 
 DOC_VERSION = 1
@@ -95,6 +99,8 @@ class RoomDoc:
     revoked: frozenset[str] = frozenset()  # token hashes of seats removed in a game
     computer: Computer = field(default_factory=dict)  # the seats the computer plays
     saves: tuple[str, ...] = ()  # ids of the last saves, newest first (changes.py)
+    watchers: frozenset[str] = frozenset()  # R18.1: the connection ids watching now
+    record: RecordMeta = field(default_factory=RecordMeta)  # R18.2: round_record.py
 
     def dumps(self, state_json: orjson.Fragment | None = None) -> str:
         """Serialize for the store (`state_json`: the state's JSON, if made already)."""
@@ -111,6 +117,8 @@ class RoomDoc:
                 "revoked": sorted(self.revoked),
                 "computer": {pid: s.to_json() for pid, s in self.computer.items()},
                 "saves": list(self.saves),
+                "watchers": sorted(self.watchers),
+                "record": self.record.to_json(),
             }
         )
 
@@ -137,6 +145,8 @@ class RoomDoc:
                 pid: ComputerSeat.from_json(s) for pid, s in data.get("computer", {}).items()
             },
             saves=tuple(data.get("saves", ())),
+            watchers=frozenset(data.get("watchers", ())),
+            record=RecordMeta.from_json(data.get("record")),
         )
 
     def next_conn(self, pid: str, conn_id: str) -> RoomDoc:
@@ -175,6 +185,7 @@ class Change:
     player_ids: frozenset[str]  # the players holding a seat after the change
     room_version: int  # the store's version of the document
     locked: bool = False  # RoomDoc.locked after the change
+    watchers: int = 0  # R18.1: how many watch, as of this save (the view's `watchers`)
     # What its seats' updates share in this process (projection.py).
     shared: Shared = field(default_factory=Shared, compare=False, repr=False)
 
@@ -192,7 +203,7 @@ class Change:
     def of_save(cls, doc: RoomDoc, events: list[Event], room_version: int) -> Change:
         """The change a save of `doc` as store version `room_version` publishes."""
         return cls(doc.state, events, dict(doc.conns), frozenset(doc.token_hashes),
-                   room_version, doc.locked)
+                   room_version, doc.locked, len(doc.watchers))
 
 
 def save_texts(doc: RoomDoc, events: list[Event], room_version: int) -> tuple[str, str]:
@@ -216,6 +227,7 @@ def change_message(
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
             "seats": sorted(doc.token_hashes),
             "locked": doc.locked,
+            "watchers": len(doc.watchers),
         }
     )
 
@@ -242,4 +254,5 @@ def parse_message(text: str) -> Change | None:
         player_ids=frozenset(data["seats"]),
         room_version=int(data["v"]),
         locked=bool(data.get("locked", False)),
+        watchers=int(data.get("watchers", 0)),
     )

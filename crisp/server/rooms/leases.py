@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Protocol
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.loops import StoreLoop
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.rooms.watchers import WATCHER_SEAT, WatchRefused, unwatch, watch
 from crisp.store import Lease, Store, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -151,6 +152,11 @@ class Presence:
                 await self._reclaim(conn)
 
     async def _reclaim(self, conn: Socket) -> None:
+        if conn.player_id == WATCHER_SEAT:  # R18.1: counted among the watchers again
+            await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
+            with contextlib.suppress(WatchRefused):
+                await watch(self.rooms, conn.room_code, conn.id)
+            return
         log.info(
             "room %s: %s lost its presence lease; taking it back", conn.room_code,
             conn.player_id, extra=fields(conn.room_code, "lease_lost", player=conn.player_id),
@@ -165,7 +171,8 @@ async def expire_leases(
     store: Store, rooms: Rooms, now: int, lease_ms: int, limit: int = 100
 ) -> int:
     """Claim the leases that ran out by `now` (once across processes) and mark each
-    seat disconnected if that connection is still its newest (R17.3); returns how many.
+    seat disconnected if that connection is still its newest (R17.3), or take a
+    watcher's connection off the room's watchers (R18.1); returns how many.
     The connection's last sign of life was its last renewal, at the latest `lease_ms`
     before `now`: its R17.2 away clock counts from then, not from now."""
     leases = await store.claim_expired_leases(now, CLAIM_MS, limit)
@@ -175,7 +182,10 @@ async def expire_leases(
             lease.conn, extra=fields(lease.code, "lease_expired", player=lease.seat),
         )
         try:
-            await rooms.disconnect(lease.code, lease.seat, lease.conn, since=now - lease_ms)
+            if lease.seat == WATCHER_SEAT:  # R18.1: a watcher no longer counted
+                await unwatch(rooms, lease.code, lease.conn)
+            else:
+                await rooms.disconnect(lease.code, lease.seat, lease.conn, since=now - lease_ms)
             await store.drop_lease(lease)
         except Exception:  # the claim runs out and another try follows
             log.exception("room %s: expiring the lease of %s failed", lease.code, lease.seat)

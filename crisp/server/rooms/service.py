@@ -39,6 +39,7 @@ from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.rooms.watchers import closed_to_watchers
 from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from crisp.store import Store, StoreUnavailable
 
@@ -61,10 +62,12 @@ class SeatCredentials:
     token: str
 
 
-def room_summary(room_code: str, state: State, now: int, locked: bool = False) -> dict[str, Any]:
+def room_summary(
+    room_code: str, state: State, now: int, locked: bool = False, watchers: int = 0
+) -> dict[str, Any]:
     """The public facts about a room (GET /api/rooms/{code}): its status at `now`,
-    options, players and whether its lobby is locked; never a card, a token or
-    anything of a view."""
+    options, players, whether its lobby is locked and how many watch (R18.1); never
+    a card, a token or anything of a view."""
     return {
         "code": room_code,
         "status": at_moment(state, now).status,
@@ -74,6 +77,7 @@ def room_summary(room_code: str, state: State, now: int, locked: bool = False) -
             for p in state.players
         ],
         "locked": locked,
+        "watchers": watchers,
     }
 
 
@@ -125,7 +129,8 @@ class Rooms:
         doc = await self.load(room_code)
         if doc is None:
             raise RoomNotFound(room_code)
-        return room_summary(room_code, doc.state, self.clock.now_ms(), doc.locked)
+        return room_summary(room_code, doc.state, self.clock.now_ms(), doc.locked,
+                            len(doc.watchers))
 
     # ---- creating and joining ----
 
@@ -268,6 +273,8 @@ class Rooms:
                 raise SeatGone(pid)
             state, events = engine.apply(doc.state, pid, action, now)
             new = _seat_holders(doc, state)
+            if not state.options.watchers:  # R18.1: watching off, nobody counted
+                new = closed_to_watchers(new)
             locks = kicked is not None and kicked in doc.token_hashes
             return Outcome(new.with_(locked=True) if locks else new, list(events))
 

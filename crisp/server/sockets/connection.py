@@ -48,6 +48,7 @@ MAX_MARKS = 32  # accepted actions awaiting their update, per socket
 class _Snapshot:
     state: State
     locked: bool
+    watchers: int = 0
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,12 @@ class Connection:
         ledger: LookLedger | None = None,
         clock: Clock | None = None,
         on_looks_unsent: Callable[[Connection], None] | None = None,
+        *,
+        watcher: bool = False,
     ) -> None:
         self.ws = ws
+        # the seat whose view this socket gets; None: a watcher, nobody's seat (R18.1)
+        self.viewer: str | None = None if watcher else player_id
         self.clock = clock or Clock()
         self.ledger = ledger  # None: every look counts as shown once written (tests)
         self.looks_known = 0  # every look up to this seq reached a connection of the seat
@@ -127,11 +132,11 @@ class Connection:
         name = f"ws-writer-{self.room_code}-{self.player_id}"
         self._task = asyncio.create_task(self._writer(), name=name)
 
-    def snapshot(self, state: State, locked: bool = False) -> None:
+    def snapshot(self, state: State, locked: bool = False, watchers: int = 0) -> None:
         """Queue the first update after hello: the full view, and as events only the
         looks the seat is owed (R16.3). `locked`: the room's lobby is locked
-        (`RoomDoc.locked`)."""
-        self._put(_Snapshot(state, locked))
+        (`RoomDoc.locked`); `watchers`: how many watch (R18.1)."""
+        self._put(_Snapshot(state, locked, watchers))
 
     def deliver(self, change: Change, *, refresh: bool = False) -> None:
         """Queue a room change for projection. `refresh`: the answer `expect_refresh`
@@ -229,7 +234,7 @@ class Connection:
                 if isinstance(item, _Text):
                     await self.ws.send_text(item.text)
                 elif isinstance(item, _Snapshot):
-                    await self._send_state(item.state, [], item.locked)
+                    await self._send_state(item.state, [], item.locked, None, item.watchers)
                     self.started = True
                     pending, self.pending = self.pending, []
                     for held in pending:
@@ -255,35 +260,42 @@ class Connection:
             await self._send_change(item)
 
     async def _send_change(self, change: Change, *, refresh: bool = False) -> None:
-        if self.player_id not in change.player_ids:
+        if self.viewer is not None and self.player_id not in change.player_ids:
             return
         if change.version < self.last_version or (
             change.version == self.last_version and not refresh
         ):
             return
-        await self._send_state(change.state, change.events, change.locked, change.shared)
+        await self._send_state(change.state, change.events, change.locked, change.shared,
+                               change.watchers)
 
     async def _send_state(
-        self, state: State, raw: list[Event], locked: bool, shared: Shared | None = None
-    ) -> None:
+        self, state: State, raw: list[Event], locked: bool, shared: Shared | None = None,
+        watchers: int = 0,
+    ) -> None:  # fmt: skip
         """Write the update of `state` with the events `raw` (and the owed looks).
-        `shared`: what the seats of this change share (projection.py)."""
+        `shared`: what the seats of this change share (projection.py). A watcher's
+        update has the events of nobody's seat and no look (R18.1)."""
         pid = self.player_id
         self._awaiting_refresh = False
-        events, top = plan(state, raw, pid, self.looks_known)
+        if self.viewer is None:
+            events, top = raw, 0
+        else:
+            events, top = plan(state, raw, pid, self.looks_known)
         claim = None
         if top:
             events, claim = await self._claim_looks(events, top)
         shared = shared or Shared()
         texts = shared.event_texts(raw)
-        shown = [text for ev in events if (text := texts.text(ev, pid)) is not None]
-        frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms())
+        viewer = self.viewer
+        shown = [text for ev in events if (text := texts.text(ev, viewer)) is not None]
+        frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms(), watchers)
         self.seq += 1
         self.last_version = int(state.version)
         if claim is not None:
             crash_at("after_look_claim")  # a test hook's crash point (ops/faults.py)
         try:
-            await self.ws.send_text(frame.update_text(pid, self.seq, shown, self.lag.shown()))
+            await self.ws.send_text(frame.update_text(viewer, self.seq, shown, self.lag.shown()))
         except Exception:
             if claim is not None and self.ledger is not None:  # not shown: owed again
                 self.looks_known = claim[1]

@@ -36,6 +36,7 @@ from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.look_ledger import LookLedger
 from crisp.server.sockets import lag
 from crisp.server.sockets.connection import Connection
+from crisp.server.sockets.hello import WATCHER_SEAT, hello_token, seat_of, serve_watcher
 from crisp.server.wire.client import Hello, Lock, parse_client
 from crisp.server.wire.failures import (
     SOCKET_INTERNAL,
@@ -147,11 +148,9 @@ async def _hello(
     player_id: str | None = None
     try:
         async with ctx.limits.lookup(client):
-            player_id = await ctx.rooms.authenticate(room_code, token) if room_code else None
+            player_id = await seat_of(ctx, room_code, token)  # R18.1: or a watcher
             if player_id is None:
                 raise RoomNotFound(room_code)  # keeps the look-up spent
-        assert room_code is not None
-        await ctx.limits.hello(room_code, player_id)
     except RoomNotFound:
         _refuse(ctx, room_code, Refusal.BAD_HELLO, client)
         await ws.close(CloseCode.BAD_HELLO, "unknown room or token")
@@ -169,6 +168,8 @@ async def _hello(
         await ws.close(CloseCode.KICKED, "removed from the room")
         return None
     said_hello(ws)
+    if player_id == WATCHER_SEAT and room_code is not None:  # R18.1 (sockets/watcher.py)
+        return await serve_watcher(ws, ctx, client, room_code)
     return player_id, token
 
 
@@ -202,7 +203,7 @@ async def _receive_hello(
         try:
             parsed = parse_client(loads_bounded(text))
             if isinstance(parsed, Hello):
-                token = parsed.token
+                token = await hello_token(ws, parsed)  # R18.1: a watcher's, or None
         except (ValueError, ValidationError):
             token = None
     if token is None:

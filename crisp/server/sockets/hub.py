@@ -125,11 +125,17 @@ class Hub:
             self._judge(conn, room.latest_conns, room.player_ids)
 
     def _judge(
-        self, conn: Connection, conns: dict[str, ConnRef], player_ids: frozenset[str] | None
-    ) -> bool:
-        """Close `conn` if kicked or replaced; True if it may receive updates."""
+        self, conn: Connection, conns: dict[str, ConnRef], player_ids: frozenset[str] | None,
+        watching: bool = True,
+    ) -> bool:  # fmt: skip
+        """Close `conn` if kicked or replaced, or a watcher's once watching is off
+        (R18.1, `watching`: the room's option); True if it may receive updates."""
         if conn.closing:
             return False
+        if conn.viewer is None:  # a watcher: nobody's seat
+            if not watching:
+                conn.close(CloseCode.KICKED, "watching is off", EndReason.WATCHING_OFF)
+            return watching
         if player_ids is not None and conn.player_id not in player_ids:
             conn.close(CloseCode.KICKED, "kicked", EndReason.KICKED)
             return False
@@ -184,7 +190,8 @@ class Hub:
         room.player_ids = change.player_ids
         sent = 0
         for conn in list(room.conns):
-            if self._judge(conn, change.conns, change.player_ids):
+            if self._judge(conn, change.conns, change.player_ids,
+                           change.state.options.watchers):
                 conn.deliver(change)
                 sent += 1
         self.hooks.updates_sent(room_code, sent)
@@ -235,7 +242,8 @@ class Hub:
                 room = self.rooms.get(conn.room_code)
                 if change is not None and room is not None:
                     self._apply(conn.room_code, room, change)
-                    if self._judge(conn, change.conns, change.player_ids):
+                    if self._judge(conn, change.conns, change.player_ids,
+                                   change.state.options.watchers):
                         conn.deliver(change, refresh=True)
             finally:
                 self._refreshing.pop(conn, None)

@@ -31,10 +31,12 @@ class _Client(BaseModel):
 
 
 class Hello(_Client):
-    """First message on a websocket: proves the seat with its token."""
+    """First message on a websocket: proves the seat with its token, or (v1.2,
+    R18.1) asks to watch, with `"watch": true` and no token (both: `bad_message`)."""
 
     type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=256)]
+    token: Annotated[str, Field(min_length=1, max_length=256)] | None = None
+    watch: bool = False
 
 
 class _ActionMsg(_Client):
@@ -57,8 +59,9 @@ class OptionsMsg(_ActionMsg):
     limit: Literal[50, 100, 150] | SkipJsonSchema[None] = None
     draw_seconds: Literal[30, 45, 60] | None = None
     discard_draw: bool | SkipJsonSchema[None] = None
+    watchers: bool | SkipJsonSchema[None] = None  # v1.2 (R18.1)
 
-    @field_validator("limit", "discard_draw", mode="before")
+    @field_validator("limit", "discard_draw", "watchers", mode="before")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
         if value is None:

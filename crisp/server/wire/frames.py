@@ -23,6 +23,7 @@ SocketErrorCode = Literal[
     "bad_message", "not_host", "not_your_turn", "too_early", "wrong_phase", "illegal",
     "unknown_player", "room_full", "game_started",
     "too_large", "rate_limited", "busy", "store_unavailable", "outcome_unknown", "internal",
+    "not_a_player",  # v1.2 (R18.1)
 ]
 
 
@@ -71,6 +72,7 @@ class OptionsView(_Server):
     limit: int
     draw_seconds: int | None
     discard_draw: bool
+    watchers: bool  # v1.2 (R18.1)
 
 
 class LastRound(_Server):
@@ -88,6 +90,7 @@ class HistoryEntry(_Server):
     caller: str | None
     scores: dict[str, int]
     totals: dict[str, int]
+    replay: str  # v1.2: "/api/rooms/{code}/rounds/{n}" (R18.2)
 
 
 class View(_Server):
@@ -98,7 +101,9 @@ class View(_Server):
     status: Status
     options: OptionsView
     host: str
-    you: str
+    you: str | None  # v1.2: null for a watcher (R18.1)
+    watching: bool  # v1.2: true for a watcher, false for a player
+    watchers: int  # v1.2: the watchers connected (as of the room's last change)
     players: list[PlayerView]
     round: int
     dealer: str | None

@@ -1,8 +1,10 @@
 """Updates as text, with what every seat shares serialised once (issue 13).
 
 An update is `{"type": "update", "seq", "now", "view", "events"}` (protocol.md),
-the view being `engine.view_for(state, pid, now)` plus `code`, `locked` and the
-connection's `lag_ms` (R18.4: its measured delay, sockets/lag.py).
+the view being `engine.view_for(state, pid, now)` plus `code`, `locked`,
+`watchers`, the `replay` of each `history` entry (`room_fields`: R18.1, R18.2)
+and the connection's `lag_ms` (R18.4: its measured delay, sockets/lag.py). A
+watcher's view is nobody's seat's (`pid` None: `you` null, `watching` true).
 Between the seats of one table at one moment only `you`, `holding`, `legal` and
 `crisp.window` differ (`engine.view.seat_fields`), and each event is one of at
 most two texts (its owner's and everyone else's, R16.3). A `Frame` serialises
@@ -52,19 +54,31 @@ def dumps(data: Any) -> str:
     return _json(data)
 
 
-def plain_update(
-    state: State, room_code: str, locked: bool, pid: str, seq: int, now: int,
-    events: list[dict[str, Any]], lag_ms: int | None = None,
-) -> str:  # fmt: skip
-    """The update as one `json.dumps` of the whole payload (the reference)."""
-    view = dict(engine.view_for(state, pid, now))
+def room_fields(view: dict[str, Any], room_code: str, locked: bool, watchers: int) -> None:
+    """What the server adds to the engine's view, the same for every viewer: `code`,
+    `locked`, `watchers` (R18.1) and each `history` entry's `replay` (R18.2)."""
     view["code"] = room_code
     view["locked"] = locked
+    view["watchers"] = watchers
+    for entry in view["history"]:
+        entry["replay"] = f"/api/rooms/{room_code}/rounds/{entry['round']}"
+
+
+def plain_update(
+    state: State, room_code: str, locked: bool, pid: str | None, seq: int, now: int,
+    events: list[dict[str, Any]], lag_ms: int | None = None, watchers: int = 0,
+) -> str:  # fmt: skip
+    """The update as one `json.dumps` of the whole payload (the reference). `pid`
+    None: a watcher's (R18.1)."""
+    view = dict(engine.view_for(state, pid, now))
+    room_fields(view, room_code, locked, watchers)
     view["lag_ms"] = lag_ms
     return dumps({"type": "update", "seq": seq, "now": now, "view": view, "events": events})
 
 
 _LISTS: dict[tuple[str, ...], str] = {}  # legal lists as text: a few hundred at most
+_PLAYER = ',"watching":false'  # `watching` follows `you` in the view (engine.view_for)
+_WATCHER = 'null,"watching":true'  # R18.1: nobody's seat
 
 
 def _word(text: str) -> str:
@@ -87,18 +101,20 @@ class Frame:
 
     __slots__ = ("_pieces", "_seats", "_state", "now")
 
-    def __init__(self, state: State, room_code: str, locked: bool, now: int) -> None:
+    def __init__(
+        self, state: State, room_code: str, locked: bool, now: int, watchers: int = 0
+    ) -> None:
         self.now = now
         self._state = at_moment(state, now)
         self._seats = {p.id: i for i, p in enumerate(self._state.players)}
         first = self._state.players[0].id
         view = dict(engine.view_for(self._state, first, now))
-        view["you"] = _MARK["you"]
+        view["you"] = _MARK["you"]  # with `watching`, which follows it
+        del view["watching"]
         view["crisp"] = {**view["crisp"], "window": _MARK["window"]}
         view["holding"] = _MARK["holding"]
         view["legal"] = _MARK["legal"]
-        view["code"] = room_code
-        view["locked"] = locked
+        room_fields(view, room_code, locked, watchers)
         view["lag_ms"] = _MARK["lag_ms"]  # per connection (R18.4)
         text = dumps(view)
         pieces: list[str] = []
@@ -108,20 +124,21 @@ class Frame:
         pieces.append(text)
         self._pieces = pieces
 
-    def view_text(self, pid: str, lag_ms: int | None = None) -> str:
-        """`pid`'s view (with `code`, `locked` and the connection's `lag_ms`) as JSON
-        text."""
-        seat = self._seats[pid]
+    def view_text(self, pid: str | None, lag_ms: int | None = None) -> str:
+        """`pid`'s view (with `code`, `locked`, `watchers` and the connection's
+        `lag_ms`) as JSON text; `pid` None: a watcher's (R18.1)."""
+        seat = None if pid is None else self._seats[pid]
         holding, legal, window = seat_fields(self._state, seat, self.now)
         p = self._pieces
-        return (p[0] + _word(pid) + p[1] + ("null" if window is None else dumps(window)) + p[2]
+        you = _WATCHER if pid is None else _word(pid) + _PLAYER
+        return (p[0] + you + p[1] + ("null" if window is None else dumps(window)) + p[2]
                 + ("null" if holding is None else _word(holding)) + p[3] + _list(legal)
                 + p[4] + ("null" if lag_ms is None else str(int(lag_ms))) + p[5])  # fmt: skip
 
     def update_text(
-        self, pid: str, seq: int, events: list[str], lag_ms: int | None = None
+        self, pid: str | None, seq: int, events: list[str], lag_ms: int | None = None
     ) -> str:
-        """The whole update for `pid`, its events given as JSON texts."""
+        """The whole update for `pid` (None: a watcher), its events given as JSON texts."""
         return (f'{{"type":"update","seq":{seq},"now":{self.now},'
                 f'"view":{self.view_text(pid, lag_ms)},'
                 f'"events":[{",".join(events)}]}}')  # fmt: skip
@@ -137,8 +154,9 @@ class EventTexts:
         self._ids = {id(ev) for ev in events}  # they stay alive with the change
         self._texts: dict[tuple[int, bool], str] = {}
 
-    def text(self, ev: Event, pid: str) -> str | None:
-        """`engine.redact(ev, pid)` as JSON text, or None if it is not for `pid`."""
+    def text(self, ev: Event, pid: str | None) -> str | None:
+        """`engine.redact(ev, pid)` as JSON text, or None if it is not for `pid`
+        (None: a watcher, who gets the variant of everyone but the event's owner)."""
         if ev.to is not None and ev.to != pid:
             return None
         if id(ev) not in self._ids:  # made for this seat alone (an owed look)
@@ -164,12 +182,15 @@ class Shared:
         self.frame: Frame | None = None
         self.events: EventTexts | None = None
 
-    def frame_at(self, state: State, room_code: str, locked: bool, now: int) -> Frame:
+    def frame_at(
+        self, state: State, room_code: str, locked: bool, now: int, watchers: int = 0
+    ) -> Frame:
         """The change's frame if it describes a moment at most `SHARE_MS` before `now`,
-        else a new one at `now` (kept for the seats after)."""
+        else a new one at `now` (kept for the seats after). `watchers`: how many
+        watch (R18.1), the same for every socket of one change."""
         frame = self.frame
         if frame is None or not 0 <= now - frame.now <= SHARE_MS:
-            frame = self.frame = Frame(state, room_code, locked, now)
+            frame = self.frame = Frame(state, room_code, locked, now, watchers)
         return frame
 
     def event_texts(self, events: list[Event]) -> EventTexts:

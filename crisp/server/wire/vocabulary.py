@@ -24,6 +24,7 @@ class CloseCode(IntEnum):
     KICKED = 4403  # the host kicked this seat
     ROOM_GONE = 4404  # the room expired while the socket was open
     REPLACED = 4409  # a newer connection took the seat
+    WATCHERS_FULL = 4413  # R18.1: the room has its 50 watchers already
     RATE = 4429  # too many rate-limited messages
     # only received from clients (or reported by the websocket layer)
     NORMAL = 1000
@@ -43,6 +44,7 @@ class ServerErrorCode(StrEnum):
     STORE_UNAVAILABLE = "store_unavailable"  # nothing was written
     OUTCOME_UNKNOWN = "outcome_unknown"  # sent to the store, not known whether saved (v1.1)
     INTERNAL = "internal"
+    NOT_A_PLAYER = "not_a_player"  # v1.2: a watcher sent something else than hello (R18.1)
     # HTTP only
     BAD_REQUEST = "bad_request"
     BAD_NAME = "bad_name"
@@ -60,6 +62,12 @@ class ServerErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     ORIGIN_REFUSED = "origin_refused"
     HTTP_ERROR = "http_error"  # any other HTTP status from the framework
+    # v1.2, GET /api/rooms/{code}/rounds/{n} (R18.2)
+    NO_ROOM = "no_room"  # 404
+    NO_ROUND = "no_round"  # 404: no such round in this game, or its record was not kept
+    ROUND_IN_PLAY = "round_in_play"  # 409
+    NOT_ALLOWED = "not_allowed"  # 403: a stranger while watching is off
+    BAD_TOKEN = "bad_token"  # 401: a token that is not a seat's
 
 
 # The server's own codes a socket's `error` may carry (with the engine's ErrorCode);
@@ -67,6 +75,7 @@ class ServerErrorCode(StrEnum):
 SOCKET_ERRORS = frozenset({
     ServerErrorCode.TOO_LARGE, ServerErrorCode.RATE_LIMITED, ServerErrorCode.BUSY,
     ServerErrorCode.STORE_UNAVAILABLE, ServerErrorCode.OUTCOME_UNKNOWN, ServerErrorCode.INTERNAL,
+    ServerErrorCode.NOT_A_PLAYER,
 })
 
 
@@ -81,6 +90,7 @@ class EndReason(StrEnum):
 
     REPLACED = "replaced"
     KICKED = "kicked"
+    WATCHING_OFF = "watching_off"  # R18.1: the host turned watching off (a watcher, 4403)
     ROOM_GONE = "room_gone"
     BAD_HELLO = "bad_hello"
     SHUTDOWN = "shutdown"
@@ -111,3 +121,5 @@ class Refusal(StrEnum):
     STORE_UNAVAILABLE = "store_unavailable"
     RATE_LIMITED = "rate_limited"  # the client's look-ups or the seat's hellos are spent
     TOO_MANY_SOCKETS = "too_many_sockets"  # the client holds its cap of websockets
+    WATCHING_OFF = "watching_off"  # R18.1: a watcher, and the host turned watching off
+    WATCHERS_FULL = "watchers_full"  # R18.1: a watcher, and the room has 50
