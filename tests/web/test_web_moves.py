@@ -38,6 +38,11 @@ def _link_in_dialog(page: Any, base: str, code: str) -> str:
     assert re.fullmatch(rf"{re.escape(base)}/r/{code}#move=[A-Z2-9]{{10}}", link), link
     left = int(page.get_by_test_id("move-left").get_attribute("data-left"))
     assert 100 <= left <= 120, left  # 2 minutes of real time, never scaled (R18.5)
+    # the QR code drawn is the link's: the client's generator, asked again for the link
+    drawn = page.get_by_test_id("move-qr").locator("svg path").get_attribute("d")
+    wanted = page.evaluate(
+        "async (link) => (await import('/js/qr.js')).qrSvg(link, '').children[1].props.d", link)
+    assert drawn == wanted and drawn
     return str(link)
 
 
