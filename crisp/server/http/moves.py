@@ -38,8 +38,6 @@ from crisp.server.rooms.seat_moves import (
 from crisp.server.wire.failures import ApiError
 from crisp.server.wire.vocabulary import ServerErrorCode
 
-BAD_TOKEN = "bad_token"  # 401 (protocol v1.2), as for the rounds of R18.2
-
 router = APIRouter()
 
 
@@ -48,7 +46,8 @@ def _bearer(request: Request) -> str:
     kind, _, token = request.headers.get("authorization", "").partition(" ")
     token = token.strip()
     if kind.lower() != "bearer" or not token or len(token) > 256:
-        raise ApiError(401, BAD_TOKEN, "send the seat's token as Authorization: Bearer <token>")
+        raise ApiError(401, ServerErrorCode.BAD_TOKEN,
+                       "send the seat's token as Authorization: Bearer <token>")
     return token
 
 
@@ -68,7 +67,8 @@ async def make_move_code(
         async with ctx.limits.charged(Kind.JOINS, client), ctx.limits.lookup(client):
             made = await SeatMoves(ctx.rooms, ctx.store).create(room_code, token, player)
     except BadToken:
-        raise ApiError(401, BAD_TOKEN, "this token holds no seat of the room") from None
+        raise ApiError(401, ServerErrorCode.BAD_TOKEN,
+                       "this token holds no seat of the room") from None
     except NotHost:
         raise ApiError(403, ErrorCode.NOT_HOST, "only the host may move another seat") from None
     except NotAway:
