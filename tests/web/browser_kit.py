@@ -85,9 +85,12 @@ def wait_turn(page: Page, player: str) -> dict[str, Any]:
     return wait_view(page, f"v.status === 'playing' && v.turn && v.turn.player === {player!r}")
 
 
-def play_simple_turn(page: Page, me: str, call_crisp: bool) -> None:
+def play_simple_turn(page: Page, me: str, call_crisp: bool, sure: bool = True) -> None:
     """Play one whole turn with taps: draw from the stock, then discard (or swap
-    into the left card), playing any King and its extra draws; optionally call crisp."""
+    into the left card), playing any King and its extra draws; optionally call crisp.
+    `sure=False`: the call may not count (a computer player's call in its own
+    window may come first, R10.4; a 300 ms window may pass on a busy machine), so
+    the call is not waited for."""
     wait_turn(page, me)
     while True:
         draw_from_stock(page)
@@ -105,7 +108,7 @@ def play_simple_turn(page: Page, me: str, call_crisp: bool) -> None:
         if v["status"] == "playing" and turn and turn["player"] == me and turn["extra_draws"] > 0:
             continue
         break
-    if call_crisp:
+    if call_crisp and sure:
         wait_view(page, f"v.crisp && v.crisp.caller === {me!r} || v.status !== 'playing'")
 
 

@@ -49,6 +49,7 @@ from tests.support.decks import deck_for
 from tests.web.browser_kit import (
     TABLE_INSIDE,
     Hold,
+    arm_crisp,
     draw_from_stock,
     layout_problems,
     open_seat,
@@ -102,8 +103,12 @@ class Matrix:
         self.problems += layout_problems(self.page, f"{self.n} seats, {what}", inside, host, fits)
 
 
-def my_turn(v: dict[str, Any]) -> bool:
-    return v["status"] == "playing" and v["turn"] is not None and v["turn"]["player"] == v["you"]
+def final_turn_or_mine(v: dict[str, Any]) -> bool:
+    """A final turn has started (after anyone's call), or your own turn has."""
+    turn = v["turn"]
+    if v["status"] != "playing" or turn is None:
+        return False
+    return (bool(v["crisp"]["caller"]) and turn["final"]) or turn["player"] == v["you"]
 
 
 @pytest.mark.parametrize("n", [2, 4, 8])
@@ -212,20 +217,32 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
         page.context.set_offline(False)  # the page takes its seat back (the keeper's socket: 4409)
         expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
 
-    # --- your next turn: a call; then the others' final turns (held on one of them)
+    # --- your next turn: a call; then the final turns (held on the first one). A call
+    # that misses its 300 ms window on a busy machine only lets the round go on: the
+    # next call (yours again, or a computer player's) brings the final turns.
     v = wait_view(page, "v.status !== 'playing' || (v.turn && v.turn.player === v.you)", 15000)
     assert v["status"] == "playing", v["status"]
-    if not v["turn"]["final"]:
-        hold.freeze_on(update_with(lambda v: bool(v["crisp"]["caller"]) and v["turn"] is not None
-                                   and v["turn"]["player"] != v["you"] and v["turn"]["final"]))
-        play_simple_turn(page, v["you"], call_crisp=True)
-        hold.wait()
-        expect(page.get_by_test_id("crisp-info")).to_be_visible()
-        m.check("the final turns", [*TABLE_INSIDE, *DOCK], host=True, fit=True)
+    held = False
+    for _ in range(6):
+        if v["crisp"]["caller"]:  # a computer player called first: your own final turn,
+            break  # which waits for you (nothing to hold)
+        draw_from_stock(page)  # (the page's clock runs: the draw is enabled by it)
+        hold.freeze_on(update_with(final_turn_or_mine))
+        arm_crisp(page)
+        tap(page, "action-discard" if "discard" in view(page)["legal"] else "my-slot-left")
+        v = hold.wait(timeout=30)["view"]
+        held = True
+        if v["crisp"]["caller"]:
+            break
+        hold.release()  # your turn again: no call came
+        held = False
+    else:
+        pytest.fail("no one called crisp")
+    expect(page.get_by_test_id("crisp-info")).to_be_visible()
+    m.check("the final turns", [*TABLE_INSIDE, *DOCK], host=True, fit=True)
+    if held:
         hold.release()
-    else:  # a computer player called first: your own final turn
-        expect(page.get_by_test_id("crisp-info")).to_be_visible()
-        m.check("the final turns", [*TABLE_INSIDE, *DOCK], host=True, fit=True)
+    if v["turn"]["player"] == v["you"]:  # your own final turn (someone else called)
         play_simple_turn(page, v["you"], call_crisp=False)
 
     # --- the round's results; rounds until the game is over (you call at once)
@@ -242,7 +259,8 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
                                 " || (v.turn && v.turn.player === v.you)", 15000)
             if v["status"] != "playing":
                 break
-            play_simple_turn(page, v["you"], call_crisp=not v["turn"]["final"])
+            # (a computer player's call may come first: the call is not waited for)
+            play_simple_turn(page, v["you"], call_crisp=not v["turn"]["final"], sure=False)
         v = wait_view(page, "v.status === 'round_over' || v.status === 'game_over'", 15000)
     assert v["status"] == "game_over", "no one reached 50 points"
     m.check("game over", [["[data-testid=rematch]", False], ["[data-testid=winners]", False]])
