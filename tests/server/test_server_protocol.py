@@ -30,6 +30,7 @@ from crisp.server.wire.failures import (
     RoomLocked,
     RoomNotFound,
     SeatGone,
+    TooManyRooms,
     failure_of,
 )
 from crisp.server.wire.frames import SERVER_ADAPTER
@@ -228,12 +229,13 @@ def test_failures_of_the_table() -> None:
         (RoomLocked("K7QX"), "room_locked", 409),
         (NameTaken("Ana"), "name_taken", 409),
         (RateLimited("lookups", 2.5), "rate_limited", 429),
+        (TooManyRooms(60.0), "too_many_rooms", 503),  # the server's cap (issue 23)
     ):
         found = failure_of(exc)
         assert found is not None and (found.error_code, found.http_status) == (code, status)
     assert set(FAILURES) == {
         RoomNotFound, SeatGone, RoomBusy, StoreUnavailable, OutcomeUnknown, RoomLocked, NameTaken,
-        RateLimited,
+        RateLimited, TooManyRooms,
     }
 
 
