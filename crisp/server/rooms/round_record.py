@@ -139,8 +139,9 @@ def follow(meta: RecordMeta, events: Iterable[Event], options: Options,
     closing = False  # a round_over was recorded: only game_over may follow it
     for ev in events:
         kind = ev.kind
-        if kind == "rematch" or (kind == "round_started" and ev.data["round"] == 1):
-            save.new_game()
+        if kind == "rematch" or (kind == "round_started" and ev.data["round"] == 1
+                                 and (save.spans or not save.meta.live)):
+            save.new_game()  # (a rematch's log is already new: round 1 keeps it)
         if kind == "round_started":
             if save.open_span() is not None:  # the last round ended in this same save
                 save.set_last(replace(save.spans[-1], open=False))
