@@ -66,6 +66,7 @@ class SoakConfig:
     recover_s: float = 15.0  # rooms must progress from this long after the last fault
     progress_s: float = 10.0  # and have at least this long to (the run is longer if need be)
     work: Path | None = None  # logs and Redis's files (a temporary directory if None)
+    server_log_level: str = "warning"
 
 
 class Soak:
@@ -97,7 +98,7 @@ class Soak:
         redis = await asyncio.to_thread(start_redis, appendonly_dir=work / "redis",
                                         max_clients=20000)  # fmt: skip
         await self.recorder.attach(redis.port)
-        env = server_env(redis.url, self.pace.time_scale)
+        env = server_env(redis.url, self.pace.time_scale, cfg.server_log_level)
         stack = Stack(work, redis, redis.port, [], env, self.recorder)
         try:
             for i in range(cfg.servers):
@@ -253,8 +254,7 @@ class Soak:
         on_stored = [s for s in self.seats if s.settled and s.room.code in stored
                      and s.version == stored[s.room.code][1]["version"]]  # fmt: skip
         return {"total": len(self.seats), "on_stored": len(on_stored),
-                "off": [(s.room.code, s.pid, s.version, s.connected, s.waiting)
-                        for s in self.seats if s not in on_stored][:20],
+                "off": [_off(s, stored) for s in self.seats if s not in on_stored][:20],
                 "backwards": sum(s.log.backwards for s in self.seats),
                 "connects": sum(s.log.connects for s in self.seats),
                 "failed_connects": sum(s.log.failed_connects for s in self.seats),
@@ -267,6 +267,19 @@ class Soak:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"not ready after {timeout:g} s")
             await asyncio.sleep(0.2)  # a poll of the seats for that state
+
+
+def _off(seat: SoakSeat, stored: dict[str, tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """A seat not on the stored version at the end, and why."""
+    last = seat.records[-1] if seat.records else None
+    return {"room": seat.room.code, "seat": seat.pid, "server": seat.ws_url,
+            "version": seat.version,
+            "stored": stored.get(seat.room.code, (0, {}))[1].get("version"),
+            "connected": seat.connected, "waiting": seat.waiting,
+            "last_action": None if last is None else {
+                "kind": last.kind, "sent_ms": last.sent_ms, "code": last.code,
+                "acked": last.acked, "base": last.base},
+            "trail": list(seat.trail)}  # fmt: skip
 
 
 def machine(load0: float, busy0: float, cpu0: float, elapsed: float) -> dict[str, Any]:
@@ -321,6 +334,7 @@ def parser() -> argparse.ArgumentParser:
     add("--settle-s", type=float, default=120.0)
     add("--seed", type=int, default=None)
     add("--work", type=Path, default=None, help="keep logs and Redis's files here")
+    add("--server-log-level", default="warning")
     add("--out", type=Path, default=Path("soak.json"), help="the report as JSON")
     return p
 
@@ -334,7 +348,7 @@ def main(argv: list[str]) -> int:
                      sample_s=a.sample_s or max(5.0, a.duration / 60),
                      warm_s=a.warm_s if a.warm_s is not None else a.duration / 10,
                      settle_s=a.settle_s, recover_s=min(15.0, a.duration / 12),
-                     work=a.work)  # fmt: skip
+                     work=a.work, server_log_level=a.server_log_level)  # fmt: skip
     report = run_soak(cfg)
     a.out.write_text(json.dumps(report, indent=1))
     print(table(report))

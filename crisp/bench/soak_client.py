@@ -12,8 +12,9 @@ the way the web client does (web/js/net.js) and keep a record of every action.
 - Every action sent is an `ActionRecord`: the version of the view it was planned
   on, when it was sent, and how it was answered: the version of the update that
   announced it (`acked`), or the error code (`code`), or `lost:<close code>`, or
-  `unanswered`. The accounting (soak_account.py) holds these against the history
-  Redis published.
+  `reloaded` (a table without events, newer than the action's view, came first:
+  the seat plans from it, like the web client), or `unanswered`. The accounting
+  (soak_account.py) holds these against the history Redis published.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import contextlib
 import json
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -58,8 +59,8 @@ class ActionRecord:
         """acked, refused:<code>, or unknown:<why> (outcome_unknown, lost, unanswered)."""
         if self.code is None:
             return "acked" if self.acked is not None else "unknown:no_answer"
-        if self.code == "outcome_unknown" or self.code.startswith("lost") \
-                or self.code == "unanswered":  # fmt: skip
+        if self.code in ("outcome_unknown", "unanswered", "reloaded") \
+                or self.code.startswith("lost"):  # fmt: skip
             return f"unknown:{self.code.split(':')[0]}"
         return f"refused:{self.code}"
 
@@ -107,6 +108,8 @@ class SoakSeat(Client):
         self._socket_version = 0  # of this socket's last update
         self.attempt = 0
         self.log = SeatLog()
+        # The last updates (ms, version, event kinds): a seat left waiting tells why.
+        self.trail: deque[tuple[int, int, list[str]]] = deque(maxlen=8)
 
     @property
     def connected(self) -> bool:
@@ -182,12 +185,22 @@ class SoakSeat(Client):
         if version < self._socket_version:
             self.log.backwards += 1
         self._socket_version = self.version = version
+        self.trail.append((time.time_ns() // 1_000_000, version,
+                           [e["kind"] for e in msg["events"]]))  # fmt: skip
         if self.attempt and self.view is None:
             self.attempt = 0  # a healthy socket: the next drop starts the backoff afresh
         if self.inflight is not None:
             kind, _, fields = self.inflight
+            record = self._record()
             if announces(msg["events"], kind, self.pid, fields):
-                self._record().acked = version
+                record.acked = version
+            elif not msg["events"] and version > record.base:
+                # The table as stored (a reload after a pub/sub loss, a refresh), newer
+                # than the view the action was planned on: it may hold the action, whose
+                # own update can then be gone (events are at most once). The web client
+                # takes any update as the truth; so does the seat (outcome unknown).
+                record.code = "reloaded"
+                self.inflight = None
         self.waiting = False
         super()._on_update(msg, at)
 
@@ -199,7 +212,7 @@ class SoakSeat(Client):
         if record is None and ref is None and code in UNREFERENCED_ERRORS \
                 and self.inflight is not None:  # fmt: skip
             record = self._record()
-        if record is not None and record.code is None:
+        if record is not None and record.code in (None, "reloaded"):
             record.code = code
         if self.inflight is not None and refuses(msg, str(self.n)):
             self.inflight = None

@@ -23,12 +23,12 @@ from .soak_client import SoakDriver, SoakSeat
 RAMP_BATCH = 25
 
 
-def server_env(redis_url: str, time_scale: float) -> dict[str, str]:
+def server_env(redis_url: str, time_scale: float, log_level: str = "warning") -> dict[str, str]:
     """`crisp serve`'s environment for the soak."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("CRISP_") and k != looplag.ENV}  # fmt: skip
     env.update({"CRISP_REDIS_URL": redis_url, "CRISP_TRUSTED_PROXIES": "127.0.0.1",
-                "CRISP_LOG_LEVEL": "warning", "PYTHONUNBUFFERED": "1"})  # fmt: skip
+                "CRISP_LOG_LEVEL": log_level, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     if time_scale != 1:
         env.update({"CRISP_TEST_HOOKS": "1", "CRISP_TIME_SCALE": str(time_scale)})
     return env

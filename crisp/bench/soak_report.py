@@ -127,4 +127,9 @@ def _describe(key: str) -> str:
     if key.startswith("refused:"):
         return f"refused {key.removeprefix('refused:')} (not applied)"
     why, _, verdict = key.partition(":")
-    return f"{why} -> {verdict.replace('_', ' ')}"
+    return f"{WHY.get(why, why)} -> {verdict.replace('_', ' ')}"
+
+
+WHY = {"outcome_unknown": "outcome_unknown", "lost": "socket lost before the answer",
+       "reloaded": "only a reloaded table came", "unanswered": "unanswered for 30 s",
+       "no_answer": "no answer at the end"}  # fmt: skip
