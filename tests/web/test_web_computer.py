@@ -203,7 +203,8 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     if v["status"] in ("peek", "playing") and not (v["crisp"] or {}).get("caller"):
         seat_of_dee = eve.get_by_test_id(f"seat-{dee_seat['id']}")
         expect(seat_of_dee.get_by_test_id("bot-badge")).to_be_visible()
-    expect(eve.locator("[data-testid=me] [data-testid=host-mark]:visible")).to_have_count(1)
+        # and the crown is on her own cards now (R17.4)
+        expect(eve.locator("[data-testid=me] [data-testid=host-mark]:visible")).to_have_count(1)
 
 
 def leave(page: Any) -> None:
