@@ -51,7 +51,12 @@ RUNS: dict[str, str] = {
     "table-250": f"{_TABLE} --rooms 250",
     "table-1000": f"{_TABLE} --rooms 1000",
     "table-250-refused": f"{_TABLE} --rooms 250 --refused 0.25",
+    "cluster-250": f"{_TABLE.replace('--store redis', '--cluster')} --rooms 250",
     "cluster-1000": f"{_TABLE.replace('--store redis', '--cluster')} --rooms 1000",
+    "procs1-nginx-250": "--store redis --aof --duration 30 --ramp-batch 50 --rooms 250 "
+                        "--server-procs 1 --proxy nginx",
+    "procs2-nginx-250": "--store redis --aof --duration 30 --ramp-batch 50 --rooms 250 "
+                        "--server-procs 2 --proxy nginx",
     "procs1-nginx-1000": "--store redis --aof --duration 30 --ramp-batch 50 --rooms 1000 "
                          "--server-procs 1 --proxy nginx",
     "procs2-nginx-1000": "--store redis --aof --duration 30 --ramp-batch 50 --rooms 1000 "
