@@ -5,7 +5,7 @@ every `EVERY_S` and writes how late it woke, one line per wake-up, to
 `$CRISP_LOOP_LAG_DIR/lag-<pid>.txt`: `<unix time s> <lag ms>`. A wake-up that
 is late by 600 ms is a 600 ms stall of everything the process serves (a full
 garbage collection, a long synchronous step). `crisp bench` sets the variable
-and reads the lines of its measured window; `bench/floor.py` runs the same
+and reads the lines of its measured window; `crisp/bench/floor.py` runs the same
 probe. Without the variable nothing runs. It is not a setting of the server:
 it exists for benchmarks only.
 """
