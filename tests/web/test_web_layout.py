@@ -14,7 +14,9 @@ and Indonesian (the viewport resized and the language switched in place), for:
 The phases: lobby, peek, your turn holding a card, one and two Kings beside the
 piles, a Queen's confirmation, a Jack's look, the crisp window, a bystander's
 view and an away seat, an offline reload, a call and the final turns, round and
-game results, rematch, the help. Moments that last 300 ms at the tests' time
+game results, rematch, the help; and (issue 24) a watcher's lobby, table and round
+results (a second phone on `/r/{code}?watch`, R18.1) and the round's replay
+(R18.2, opened from the results). Moments that last 300 ms at the tests' time
 scale (the crisp window, the peek phase, someone else's turn) are held on the
 phone (`browser_kit.Hold`: its clock stopped, the server's later messages kept
 back) for as long as the checks take, never guessed at.
@@ -71,6 +73,11 @@ STOCK = ["KS", "KC", "QC", "JH", "9S"]
 DOCK = [["[data-testid=crisp-button]", True], ["[data-testid=action-discard]", True]]
 LOBBY = [["[data-testid=room-code]", False], ["[data-testid=start-game]", False],
          ["[data-testid=settings-button]", False], ["[data-testid=help-button]", False]]
+# a watcher's table (R18.1): no cards of its own, its bar in the dock
+WATCHER_TABLE = [["[data-testid=draw-timer]", True], ["[data-testid=log-button]", True],
+                 ["[data-testid=stock]", False], ["[data-testid=stop-watching]", True]]
+REPLAY = [["[data-testid=replay-caption]", False], ["[data-testid=replay-play]", False],
+          ["[data-testid=replay-close]", False]]
 
 
 def seats_for(n: int) -> tuple[int, int]:
@@ -94,13 +101,16 @@ class Matrix:
         self.moments: list[str] = []
 
     def check(
-        self, what: str, inside: list[list[Any]], host: bool = False, fit: bool = False
+        self, what: str, inside: list[list[Any]], host: bool = False, fit: bool = False,
+        page: Page | None = None,
     ) -> None:
         """`fit`: from 4 seats on the whole table (seats, piles, your cards, the dock)
-        is on a 360x640 screen at once, without scrolling (issue 11)."""
+        is on a 360x640 screen at once, without scrolling (issue 11). `page`: another
+        phone than the host's (a watcher's)."""
         self.moments.append(what)
         fits = fit and self.n >= 4
-        self.problems += layout_problems(self.page, f"{self.n} seats, {what}", inside, host, fits)
+        self.problems += layout_problems(page or self.page, f"{self.n} seats, {what}", inside,
+                                         host, fits)
 
 
 def final_turn_or_mine(v: dict[str, Any]) -> bool:
@@ -130,6 +140,9 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
     wait_for_worker(page)
     page.reload()
     expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
+    watcher = phone(reduced_motion="reduce")  # R18.1: a second phone watches the game
+    watcher.goto(f"{server.base}/r/{code}?watch")
+    expect(watcher.get_by_test_id("watch-bar")).to_be_visible()
     page.get_by_test_id("option-limit").select_option("50")  # the game over comes sooner
     page.get_by_test_id("bot-level").select_option("normal")
     for _ in range(bots):
@@ -137,8 +150,9 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
         tap(page, "add-bot")
         wait_view(page, f"v.players.length === {before + 1}")
 
-    # --- the lobby, and the help over it
+    # --- the lobby, and the help over it; the watcher's lobby
     m.check("lobby", LOBBY)
+    m.check("a watcher's lobby", [["[data-testid=stop-watching]", False]], page=watcher)
     tap(page, "help-button")
     m.check("help", [["[data-testid=help-close]", False]])
     tap(page, "help-close")
@@ -156,6 +170,8 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
     wait_view(page, "v.status === 'playing' && v.turn && v.turn.player === v.you")
     assert draw_from_stock(page) == "KS"
     m.check("your turn holding a King", [*TABLE_INSIDE, *DOCK], host=True, fit=True)
+    wait_view(watcher, "v.status === 'playing'")
+    m.check("a watcher's table", WATCHER_TABLE, host=True, fit=True, page=watcher)
     tap(page, "action-king")
     wait_view(page, "v.holding === null && v.turn.extra_draws === 2")
     assert draw_from_stock(page) == "KC"
@@ -249,6 +265,14 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
     v = wait_view(page, "v.status === 'round_over' || v.status === 'game_over'", 15000)
     m.check("round results", [["[data-testid=next-round]", False]] if v["status"] == "round_over"
             else [["[data-testid=rematch]", False]])
+    wait_view(watcher, f"v.version >= {v['version']}")
+    m.check("a watcher's round results", [["[data-testid=replay-open]", False]], page=watcher)
+    tap(page, "replay-open")  # R18.2: the round's replay, paused on a move
+    expect(page.get_by_test_id("replay")).to_have_attribute("data-playing", "true")
+    tap(page, "replay-play")
+    tap(page, "replay-next")
+    m.check("the round's replay", REPLAY)
+    tap(page, "replay-close")
     for _ in range(8):
         if v["status"] == "game_over":
             break
@@ -274,7 +298,7 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
     m.check("rematch, the lobby", LOBBY)
 
     assert m.problems == [], "\n".join(m.problems)
-    assert len(m.moments) == (16 if humans else 15), m.moments
+    assert len(m.moments) == (20 if humans else 19), m.moments
 
 
 # Whether anything fixed (a notice, a toast) lies over the element.

@@ -10,8 +10,9 @@ import { saveSeat, saveName, saveSettings } from './storage.js';
 import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
 import { getState, setState, replaceState } from './store.js';
 import { errorMessage, withToast } from './update.js';
-import { enterRoom, lookUp, sendToRoom } from './routing.js';
+import { enterRoom, lookUp, sendToRoom, showHome } from './routing.js';
 import { askMove, closeMove, copyMoveLink } from './moving.js';
+import { openReplay, closeReplay, goToStep, togglePlaying } from './replaying.js';
 import { render } from './paint.js';
 import { nameField, typedCode } from './render/home.js';
 
@@ -109,6 +110,20 @@ export const act = {
     // not exist, and every prefix typed would be one.
     if (code.length === api.CODE_LENGTH) lookUpTimer = setTimeout(() => lookUp(code), LOOKUP_DELAY_MS);
   },
+  // R18.1: watch a room (no seat, no name); stop, back home
+  watch: (code) => {
+    history.pushState(null, '', `/r/${code}?watch`);
+    enterRoom(code, { watch: true });
+  },
+  stopWatching: () => {
+    history.pushState(null, '', '/');
+    showHome('');
+  },
+  // R18.2: a round's replay
+  openReplay: (round) => openReplay(round),
+  closeReplay,
+  replayTo: (step) => goToStep(step),
+  replayPlay: togglePlaying,
   rejoin: (code) => {
     history.pushState(null, '', `/r/${code}`);
     enterRoom(code);

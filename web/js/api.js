@@ -3,7 +3,7 @@
 import { ClientError, ErrorCode } from './protocol.js';
 
 // An error answer without an error body (a proxy's page, say) still gets a code.
-const CODE_BY_STATUS = { 404: ClientError.NO_ROOM, 422: ErrorCode.BAD_NAME };
+const CODE_BY_STATUS = { 404: ErrorCode.NO_ROOM, 422: ErrorCode.BAD_NAME };
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -72,6 +72,11 @@ export const roomInfo = (code) => call('GET', `/api/rooms/${encodeURIComponent(n
 export const askMoveCode = (code, token, player = null) =>
   call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/move`,
     player ? { player } : {}, { Authorization: `Bearer ${token}` });
+/** R18.2, R18.3: round `n`'s replay (with every player's memory review), once it
+ * is over; a player sends its seat's token, a watcher none. */
+export const roundReplay = (code, n, token = null) =>
+  call('GET', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/rounds/${n}`, null,
+    token ? { Authorization: `Bearer ${token}` } : {});
 /** R18.5: take the seat of a move code on this phone (a new token for it). */
 export const takeMoveCode = (code, move) =>
   call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/move/${encodeURIComponent(move)}`);

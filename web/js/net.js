@@ -9,6 +9,10 @@
 //   4403, any other 44xx   -> fatal 'removed'  (kicked / removed from the room)
 //   1012 restarting        -> retry at once
 //   anything else, or none -> retry with backoff
+// A watcher (R18.1: hello with "watch": true, no token) has no seat to lose:
+//   4403 watching off      -> fatal 'watchOff'
+//   4413 50 watchers       -> fatal 'watchFull'
+//   4401, 4404             -> fatal 'gone'     (no such room)
 
 import { CloseCode, isRemoval } from './protocol.js';
 
@@ -24,7 +28,12 @@ const RESTART_DELAY = 50;
  * another tab ('replaced'), reconnect at once ('now': the server restarts) or after
  * the backoff ('backoff').
  */
-export function closeOutcome(code, reason = '') {
+export function closeOutcome(code, reason = '', watching = false) {
+  if (watching) {
+    if (code === CloseCode.KICKED) return 'watchOff';
+    if (code === CloseCode.WATCHERS_FULL) return 'watchFull';
+    if (code === CloseCode.TOKEN_REFUSED || code === CloseCode.ROOM_GONE) return 'gone';
+  }
   if (code === CloseCode.TOKEN_REFUSED) return 'token';
   if (code === CloseCode.KICKED && String(reason).startsWith('moved')) return 'moved';
   if (code === CloseCode.REPLACED) return 'replaced';
@@ -41,7 +50,7 @@ export function socketUrl(code) {
 
 export class RoomSocket {
   /**
-   * @param {{code: string, token: string,
+   * @param {{code: string, token: string|null, watch?: boolean,
    *          onMessage: (msg: object) => void,
    *          onStatus: (status: 'connecting'|'open'|'reconnecting') => void,
    *          onFatal: (reason: 'token'|'replaced'|'gone'|'removed'|'moved', closeCode: number) => void}} opts
@@ -127,7 +136,9 @@ export class RoomSocket {
     // Neither an open socket nor the first update within the timeout: try again.
     this.watchdog = setTimeout(() => { if (this.ws === ws) this.retry(); }, CONNECT_TIMEOUT);
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: 'hello', token: this.opts.token }));
+      // R18.1: a watcher says so, with no token
+      const hello = this.opts.watch ? { type: 'hello', watch: true } : { type: 'hello', token: this.opts.token };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
       let msg;
@@ -151,7 +162,7 @@ export class RoomSocket {
   }
 
   closed(code, reason = '') {
-    const outcome = closeOutcome(code, reason);
+    const outcome = closeOutcome(code, reason, !!this.opts.watch);
     if (outcome === 'now') {
       this.opts.onStatus('reconnecting');
       clearTimeout(this.timer);

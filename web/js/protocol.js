@@ -1,5 +1,5 @@
 // The protocol's vocabulary in one place: room statuses, websocket close codes
-// and error codes, with the same values as protocol.md (v1 and its v1.1
+// and error codes, with the same values as protocol.md (v1 and its v1.1 and v1.2
 // additions) and docs/protocol-additions.md. The rest of the client names
 // these, never the bare numbers or strings. Frozen: nothing adds to them at run time.
 
@@ -25,6 +25,7 @@ export const CloseCode = Object.freeze({
   KICKED: 4403, // the host removed this seat: forget the seat
   ROOM_GONE: 4404, // the room expired or was closed: forget the seat
   REPLACED: 4409, // another tab or device took the seat: do not reconnect by itself
+  WATCHERS_FULL: 4413, // v1.2 (R18.1): a watcher, and the room has its 50 watchers
   RATE_LIMITED: 4429, // flooding: a rate limit, not a removal, so reconnect with backoff
 });
 
@@ -73,13 +74,18 @@ export const ErrorCode = Object.freeze({
   NO_MOVE: 'no_move', // 404: the move code is unknown, used or expired
   NOT_AWAY: 'not_away', // 403: the host may move another seat only while it is away
   BAD_TOKEN: 'bad_token', // 401: this seat's token is no longer valid
+  // protocol.md v1.2, watching and replays (R18.1, R18.2)
+  NOT_A_PLAYER: 'not_a_player', // a watcher sent something else than hello
+  NO_ROOM: 'no_room', // 404: no such room (the client also gives it to a 404 without a body)
+  NO_ROUND: 'no_round', // 404: no such round in this game, or its record was not kept
+  ROUND_IN_PLAY: 'round_in_play', // 409: the round is being played
+  NOT_ALLOWED: 'not_allowed', // 403: watching is off, and this is no player
 });
 
 /** Codes this client gives its own errors (never on the wire), shown the same way. */
 export const ClientError = Object.freeze({
   NETWORK: 'network', // fetch failed: no answer at all
   HTTP: 'http', // an HTTP error without an error body
-  NO_ROOM: 'no_room', // a 404 without an error body, or the look-up of a typed code
   BAD_CODE: 'bad_code', // a typed room code that cannot exist
   OFFLINE: 'offline', // a tap while the socket is not open
 });

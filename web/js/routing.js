@@ -1,6 +1,7 @@
 // Where the page is: "/" is the home screen, "/r/{code}" a room, entered at
 // once with a stored seat (a reload returns to the same seat), else the join
-// form with the code filled in. Entering a room opens its socket (net.js);
+// form with the code filled in; "/r/{code}?watch" watches the room (R18.1: no
+// seat, no name asked). Entering a room opens its socket (net.js);
 // its messages go through applyUpdate (update.js) and their effects run here.
 // A fatal close (docs/web-client.md, "Connecting and reconnecting") leads back
 // home, except "replaced", which waits for "Play in this tab".
@@ -8,7 +9,7 @@
 import { msg } from './i18n.js';
 import * as api from './api.js';
 import { RoomSocket } from './net.js';
-import { ClientError, Status } from './protocol.js';
+import { ErrorCode, Status } from './protocol.js';
 import { loadQr, qrModule } from './lazy.js';
 import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
 import { restartClock } from './state.js';
@@ -18,6 +19,7 @@ import { render, bringPilesIntoView } from './paint.js';
 import { yourTurn } from './feedback.js';
 import { animateMove } from './motion.js';
 import { typedCode } from './render/home.js';
+import { reviewIfOver } from './replaying.js';
 
 let sock = null;
 
@@ -26,7 +28,9 @@ export function route() {
   const m = location.pathname.match(/^\/r\/([^/]+)\/?$/);
   const code = m ? api.normalizeCode(decodeURIComponent(m[1])) : '';
   const move = (location.hash.match(/^#move=([A-Za-z0-9-]+)$/) || [])[1];
+  const watch = new URLSearchParams(location.search).has('watch');
   if (code && move) takeMovedSeat(code, move);
+  else if (code && watch) enterRoom(code, { watch: true });
   else if (code && loadSeat(code)) enterRoom(code);
   else showHome(code);
 }
@@ -54,7 +58,7 @@ export function showHome(code, error = null) {
   setState({
     screen: 'home', code: null, view: null, stale: false, conn: 'idle', homeCode: code || '', notices: [],
     homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
-    confirmLeave: false, leaving: false,
+    confirmLeave: false, leaving: false, watching: false, replay: null, review: null,
   });
   if (code) lookUp(code);
 }
@@ -69,7 +73,7 @@ export async function lookUp(code) {
     }
   } catch (e) {
     if (getState().screen === 'home' && e.status === 404) {
-      setState({ homeInfo: null, homeError: errorMessage(ClientError.NO_ROOM) });
+      setState({ homeInfo: null, homeError: errorMessage(ErrorCode.NO_ROOM) });
     }
   }
 }
@@ -79,11 +83,11 @@ export async function lookUp(code) {
  * public only, every tap disabled), so that a reload, or a phone offline, shows
  * the room at once; the first update also says whether this seat was played
  * meanwhile (update.js `playedWhileAway`). */
-export function enterRoom(code) {
+export function enterRoom(code, { watch = false } = {}) {
   leaveRoom();
-  const seat = loadSeat(code);
+  const seat = watch ? null : loadSeat(code);
   const S = getState();
-  const last = loadTable(code);
+  const last = watch ? null : loadTable(code);
   const names = {};
   const bots = {};
   for (const p of (last && last.players) || []) {
@@ -94,12 +98,13 @@ export function enterRoom(code) {
     ...S, screen: 'room', code, view: last, stale: !!last, log: [], peeks: {}, flashes: {}, queen: null,
     pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
     confirmLeave: false, leaving: false, notices: [], moves: {}, rematchBy: null,
-    names, bots, clock: restartClock(S.clock),
+    names, bots, clock: restartClock(S.clock), watching: watch, replay: null, review: null,
   });
-  markSeated(code, true);
-  if (location.pathname !== `/r/${code}`) history.replaceState(null, '', `/r/${code}`);
+  if (!watch) markSeated(code, true);
+  const path = watch ? `/r/${code}?watch` : `/r/${code}`;
+  if (`${location.pathname}${location.search}` !== path) history.replaceState(null, '', path);
   sock = new RoomSocket({
-    code, token: seat.token, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
+    code, token: seat && seat.token, watch, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
   });
   sock.start();
 }
@@ -121,7 +126,8 @@ function receive(msg) {
   const before = getState();
   const { state, effects } = applyUpdate(before, msg, Date.now());
   if (state !== before) replaceState(state.stale && msg.type === 'update' ? { ...state, stale: false } : state);
-  if (msg && msg.type === 'update' && state.view && state.code) saveTable(state.code, state.view);
+  if (msg && msg.type === 'update' && state.view && state.code && !state.watching) saveTable(state.code, state.view);
+  if (msg && msg.type === 'update') reviewIfOver(getState()); // R18.3: what you remembered
   if (state.view && state.view.status === Status.LOBBY && !qrModule()) loadQr().then(render, () => {});
   for (const effect of effects) {
     if (effect.type === 'fatal') onFatal(effect.reason);
@@ -137,6 +143,11 @@ function receive(msg) {
  * another tab ('replaced'). */
 function onFatal(reason) {
   const code = getState().code;
+  if (getState().watching) { // R18.1: a watcher has no seat to forget
+    history.replaceState(null, '', '/');
+    showHome('', msg(`fatal.watch.${reason === 'watchOff' || reason === 'watchFull' ? reason : 'gone'}`, { code }));
+    return;
+  }
   if (reason === 'replaced') {
     setState({ conn: 'replaced' });
     return;

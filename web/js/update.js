@@ -99,7 +99,7 @@ export function applyUpdate(state, msg, now) {
     moves: { ...state.moves },
     notices: [...state.notices],
   };
-  if (!view.players.some((p) => p.id === view.you)) {
+  if (!view.watching && !view.players.some((p) => p.id === view.you)) { // R18.1: a watcher is no seat
     return { state: next, effects: [{ type: 'fatal', reason: 'removed' }] };
   }
   const effects = [];

@@ -48,6 +48,8 @@ function sampleParams(code) {
     level: t('level.normal'),
     sum: 4, bonus: formatNumber(-5, { signed: true }), host: '127.0.0.1', setting: '#',
     from: -3, to: 12,
+    // R18.2, R18.3: a replay's moves and the memory review
+    seen: '10♦', actual: '9♠', old: '3♣', target_card: '7♥', turn: 9, step: 3, steps: 12,
   };
 }
 

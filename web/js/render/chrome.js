@@ -14,6 +14,7 @@ import { table } from './table.js';
 import { results } from './results.js';
 import { help } from './help.js';
 import { moveButtons, moveDialog } from './move.js';
+import { replayScreen } from './replay.js';
 
 const SLOW_MS = 250; // R18.4: a measured delay above this shows in the connection status
 
@@ -42,6 +43,7 @@ function seatedShell() {
 
 function screenName(S) {
   if (S.screen !== 'room') return S.screen;
+  if (S.replay) return 'replay';
   return S.view ? S.view.status : 'connecting';
 }
 
@@ -52,6 +54,7 @@ function screen(ctx) {
   const v = S.view;
   if (S.conn === 'replaced') return replaced(ctx);
   if (!v) return h('p', { class: 'center-msg' }, t('conn.connecting'));
+  if (S.replay) return replayScreen(ctx); // R18.2: over the room, which goes on meanwhile
   switch (v.status) {
     case Status.LOBBY: return lobby(ctx);
     case Status.PEEK:

@@ -28,7 +28,7 @@ export function home(ctx) {
       line = info.locked ? t('home.locked', { code })
         : t('home.roomInfo', { code, count: info.players.length, names: listOf(info.players.map((p) => p.name)) });
     }
-    infoLine = h('p', { class: 'note' }, line);
+    infoLine = [h('p', { class: 'note' }, line), watchOffer(ctx, info)];
   }
   return h('div', { class: 'home' },
     h('section', { class: 'hero' },
@@ -38,6 +38,17 @@ export function home(ctx) {
       ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: formatCode(S.lastRoom) }))
       : null,
     homeForm(ctx, infoLine));
+}
+
+/** R18.1: a room already playing, or full, may be watched (unless its host said no). */
+function watchOffer(ctx, info) {
+  const full = info.players.length >= 8;
+  if ((info.status === Status.LOBBY && !full) || (info.options && info.options.watchers === false)) return null;
+  return h('div', { class: 'watch-offer' },
+    h('p', { class: 'note' }, t('home.watchNote')),
+    h('button', {
+      type: 'button', class: 'btn wide', 'data-testid': 'watch-room', onclick: () => ctx.act.watch(info.code),
+    }, h('span', { 'aria-hidden': 'true' }, '◉ '), t('home.watch')));
 }
 
 function homeForm(ctx, infoLine) {

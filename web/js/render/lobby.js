@@ -9,6 +9,7 @@ import { playerById } from '../state.js';
 import { qrModule } from '../lazy.js';
 import { codeGroups, formatCode } from '../api.js';
 import { pending, flash, seatTags, nameEl, playerName, nameOf } from './parts.js';
+import { watchBar, watchersChip } from './watch.js';
 
 /** The computer players' levels the host may pick (R17.1; "hard": protocol v1.2). */
 export const BOT_LEVELS = ['easy', 'normal', 'hard'];
@@ -21,6 +22,7 @@ export function lobby(ctx) {
   const canShare = typeof navigator.share === 'function';
   const hostName = playerById(v, v.host) ? nameOf(v, v.host) : '';
   return h('div', { class: 'lobby' },
+    v.watching ? watchBar(ctx) : null, // R18.1
     // a rematch brought everyone back here (R16.5): said on the page itself, covering nothing
     S.rematchBy ? h('p', { class: 'panel rematch-note', role: 'status', 'data-testid': 'rematch-note' },
       S.rematchBy === v.you ? t('ev.rematch.you') : t('ev.rematch', { name: nameOf(v, S.rematchBy) })) : null,
@@ -39,7 +41,8 @@ export function lobby(ctx) {
       localWarning()),
     lockPanel(ctx, isHost),
     h('section', { class: 'panel' },
-      h('h2', null, t('lobby.players', { count: v.players.length })),
+      h('div', { class: 'players-head' }, h('h2', null, t('lobby.players', { count: v.players.length })),
+        watchersChip(v)), // R18.1: how many watch
       h('ul', { class: 'players', 'data-testid': 'player-list' },
         v.players.map((p) => h('li', {
           key: p.id, class: `player ${p.connected || p.is_bot ? 'on' : 'off'} ${flash(ctx, `seat:${p.id}`)}`,
@@ -62,7 +65,7 @@ export function lobby(ctx) {
         disabled: v.players.length < 2 || pending(ctx), onclick: act.start,
       }, v.players.length < 2 ? t('lobby.needTwo') : t('lobby.start'))
       : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })),
-    h('button', {
+    v.watching ? h('p', { class: 'note' }, t('watch.note')) : h('button', {
       type: 'button', class: 'btn wide leave', 'data-testid': 'leave-room', onclick: act.askLeave,
     }, t('leave.button')));
 }
@@ -151,5 +154,11 @@ function optionsPanel(ctx, isHost) {
         onchange: (e) => act.setOption({ discard_draw: e.target.checked }),
       }),
       t('opt.discardDraw')),
+    h('label', { class: 'check' }, // R18.1: on by default
+      h('input', {
+        type: 'checkbox', 'data-testid': 'option-watchers', disabled: dis, checked: o.watchers !== false,
+        onchange: (e) => act.setOption({ watchers: e.target.checked }),
+      }),
+      t('opt.watchers')),
     isHost ? null : h('p', { class: 'note' }, t('lobby.hostSets')));
 }

@@ -9,12 +9,15 @@ import { t, listOf } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
 import { Status } from '../protocol.js';
 import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel, playerName } from './parts.js';
+import { memoryPanel } from './memory.js';
+import { watchBar } from './watch.js';
 
 export function results(ctx) {
   const { S, act } = ctx;
   const v = S.view;
   const lr = v.last_round || {};
   const isHost = v.host === v.you;
+  const playing = !v.watching; // a watcher (R18.1) confirms nothing
   const over = v.status === Status.GAME_OVER;
   const winners = v.winners || [];
   let title = t('round.over', { round: lr.round ?? v.round });
@@ -29,6 +32,7 @@ export function results(ctx) {
         : winners[0] === v.you ? t('game.youWin') : t('game.winner', { name: names[0] || '?' })));
   }
   return h('div', { class: 'results' },
+    v.watching ? watchBar(ctx) : null,
     h('h2', null, title),
     winLine,
     lr.caller ? callerReason(v, lr) : null,
@@ -62,6 +66,8 @@ export function results(ctx) {
             h('td', { class: 'num total', 'data-testid': `total-${p.id}` }, num(p.total)));
         })))),
     h('p', { class: 'note' }, t('score.limit', { n: v.options.limit })),
+    memoryPanel(ctx), // R18.3: what you remembered
+    replayButtons(ctx, lr.round ?? v.round), // R18.2
     historyTable(v, over),
     isHost && over
       ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'rematch', disabled: pending(ctx), onclick: act.rematch }, t('game.rematch'))
@@ -70,14 +76,27 @@ export function results(ctx) {
       ? h('button', { type: 'button', class: 'btn primary wide big', 'data-testid': 'next-round', disabled: pending(ctx), onclick: act.nextRound }, t('round.next'))
       : null,
     // R16.5: the next round also starts when every player is ready
-    !isHost && !over
+    !isHost && !over && playing
       ? h('button', {
         type: 'button', class: 'btn primary wide big', 'data-testid': 'ready-button',
         disabled: isReady(S, v) || pending(ctx), onclick: act.ready,
       }, isReady(S, v) ? t('round.readyDone') : t('round.ready'))
       : null,
-    !isHost ? h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })) : null,
+    !isHost && playing ? h('p', { class: 'note center' }, over ? t('game.waitHost', { name: nameOf(v, v.host) }) : t('round.waitHost', { name: nameOf(v, v.host) })) : null,
     logPanel(ctx));
+}
+
+/** R18.2: the round just ended, replayed; and any earlier round of the game. */
+function replayButtons(ctx, round) {
+  const rounds = (ctx.S.view.history || []).map((r) => r.round).filter((n) => n !== round);
+  return h('section', { class: 'replays', 'aria-label': t('replay.rounds') },
+    h('button', {
+      type: 'button', class: 'btn wide', 'data-testid': 'replay-open', onclick: () => ctx.act.openReplay(round),
+    }, h('span', { 'aria-hidden': 'true' }, '▶ '), t('replay.openRound', { round })),
+    rounds.length ? h('div', { class: 'replay-rounds' }, rounds.map((n) => h('button', {
+      key: n, type: 'button', class: 'btn small', 'data-testid': `replay-round-${n}`,
+      'aria-label': t('replay.openRound', { round: n }), onclick: () => ctx.act.openReplay(n),
+    }, t('history.round', { round: n })))) : null);
 }
 
 /** Why the caller got -5 or +5 (R12.2, R12.3): their sum against the others'. */

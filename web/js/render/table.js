@@ -21,6 +21,7 @@ import {
   pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip,
   eventText, faceLabel, countBadge, noticeText, logList, playerName, namedAsBot, hostMark,
 } from './parts.js';
+import { watchBar, watchersChip } from './watch.js';
 
 /** The events the notice line may fall back on (the last move, never "X's turn":
  * the turn line says whose turn it is). */
@@ -39,14 +40,15 @@ export function table(ctx) {
   const marks = changedSlots(S.moves);
   const confirming = !!S.queen && !!S.queen.mine && !!S.queen.target;
   let dock = actionBar(ctx);
-  if (peekPhase) dock = readyBar(ctx);
+  if (v.watching) dock = watchBar(ctx); // R18.1: nobody's seat, nothing to tap
+  else if (peekPhase) dock = readyBar(ctx);
   else if (confirming) dock = queenConfirm(ctx);
   return h('div', { class: `table ${crowded ? 'crowded' : ''}`, 'data-seats': v.players.length },
     h('div', { class: 'sticky-top' }, offlineStrip(S), statusBar(ctx)),
     h('section', { class: 'opponents', 'aria-label': t('table.opponents') },
       seatOrder(v, v.you).map((p) => seat(ctx, p, marks, crowded))),
     noticeLine(ctx),
-    h('div', { class: 'midrow' }, center(ctx), mine(ctx, marks)),
+    h('div', { class: 'midrow' }, center(ctx), v.watching ? null : mine(ctx, marks)),
     h('div', { class: 'dock' }, dock),
     scoreStrip(ctx),
     logSheet(ctx));
@@ -83,6 +85,7 @@ function statusBar(ctx) {
       type: 'button', class: 'icon-btn log-button', 'data-testid': 'log-button', 'aria-label': t('log.title'),
       'aria-expanded': S.logOpen ? 'true' : 'false', 'aria-controls': 'movelog', onclick: ctx.act.toggleLog,
     }, h('span', { 'aria-hidden': 'true' }, '☰')),
+    watchersChip(v), // R18.1: how many watch
     drawTimer(S, now));
 }
 
@@ -315,7 +318,7 @@ function hintText(ctx) {
   const v = S.view;
   const turn = v.turn;
   const legal = v.legal;
-  if (S.conn !== 'open') return null; // nothing can be done until the connection is back
+  if (S.conn !== 'open' || v.watching) return null; // nothing to do (now, or ever: a watcher)
   if (v.status === Status.PEEK) return isReady(S, v) ? t('hint.waitReady') : t('hint.peek');
   if (S.queen) {
     if (S.queen.mine && S.queen.target) return t('hint.queenConfirm');
