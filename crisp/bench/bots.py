@@ -103,9 +103,11 @@ def report(figures: dict[str, Any]) -> tuple[str, float]:
     lines.append("hard / normal              " + " ".join(f"{x:6.1f}" for x in ratio))
     lines.append("the same in CPU time of the thread (ms; what the machine's other work does not "
                  "add):")
+    cpu_stats = {}
     for level in ("hard", "normal"):
         values = figures["cpu"][level]
         row = [statistics.fmean(values)] + [percentile(values, q) for q in marks] + [max(values)]
+        cpu_stats[level] = row
         lines.append(f"{level + ' (cpu)':18s} {len(values):7d}  " + " ".join(f"{x:6.3f}"
                                                                         for x in row))
     lines.append("")
@@ -120,11 +122,16 @@ def report(figures: dict[str, Any]) -> tuple[str, float]:
         lines.append(f"{level:7s} p50 {percentile(values, 50):.3f} ms, p99 "
                      f"{percentile(values, 99):.3f} ms; memory JSON median "
                      f"{statistics.median(size):.0f} B, max {max(size)} B")
-    p99 = stats["hard"][3]
+    p99, cpu99 = stats["hard"][3], cpu_stats["hard"][3]
     lines.append("")
-    lines.append(f"hard p99 {p99:.3f} ms per decision: "
+    lines.append(f"hard p99 {p99:.3f} ms per decision (wall): "
                  f"{'within' if p99 < GOAL_MS else 'OVER'} the {GOAL_MS:.0f} ms goal "
-                 f"(normal p99 {stats['normal'][3]:.3f} ms)")
+                 f"(normal p99 {stats['normal'][3]:.3f} ms, ratio {p99 / stats['normal'][3]:.1f})")
+    lines.append(f"hard p99 {cpu99:.3f} ms per decision (CPU): "
+                 f"{'within' if cpu99 < GOAL_MS else 'OVER'} the {GOAL_MS:.0f} ms goal "
+                 f"(normal p99 {cpu_stats['normal'][3]:.3f} ms, "
+                 f"ratio {cpu99 / cpu_stats['normal'][3]:.1f}); a loaded machine raises the "
+                 f"wall time, not this")
     return "\n".join(lines), p99
 
 
