@@ -70,6 +70,9 @@ def parser() -> argparse.ArgumentParser:
     add("--warmup", type=float, default=None, metavar="S",
         help="hosts start their games in its first half, then the window opens "
              "(default: 2 s + 10 mean think times)")
+    add("--redis-account", action="store_true",
+        help="MONITOR Redis during the window: its commands per action by the call that "
+             "sent them (redis_account.py; costs Redis work: not for CPU figures)")
     add("--seed", type=int, default=None)
     add("--no-uvloop", action="store_true")
     add("--json", action="store_true", help="print the report as JSON")

@@ -192,6 +192,12 @@ def table(r: dict[str, Any]) -> str:
                      f"{red['net_in_bytes_per_action']} B in, {red['net_out_bytes_per_action']} B"
                      f" out, {red['aof_bytes_per_action']} B of AOF ({red['commands_per_s']}"
                      f" commands/s)"))  # fmt: skip
+        by = red.get("by_call")
+        if by:
+            rows.append(("Redis by call", f"{by['calls_total']} round trips' commands, "
+                         f"{by['commands_total']} commands per action (inside included):"))
+            rows += [(f"  {call}", f"{n} commands ({by['calls'].get(call, 0)} calls)")
+                     for call, n in by["commands"].items()]  # fmt: skip
     rows.append(("generator CPU", f"{gen['cpu_pct']} % of one core ({gen['event_loop']}; "
                                   f"loop lag p99 {gen['loop_lag_ms_p99']} ms)"))  # fmt: skip
     m = r["machine"]

@@ -31,6 +31,7 @@ from .cluster import RedisClusterProcs, start_redis_cluster
 from .pacing import Pace, pace_for
 from .proxy import insecure_tls, start_nginx
 from .readings import Watched, machine_busy
+from .redis_account import Monitor, merged
 from .report import Window, build
 from .services import (
     CrispServer,
@@ -193,6 +194,9 @@ class Bench:
                 loop.call_later(self.rng.uniform(0, a.warmup / 2), c.replan)
         await asyncio.sleep(a.warmup)
         redis0 = await asyncio.to_thread(self._redis_counters)
+        monitors = [Monitor(u) for u in self.target.redis_urls] if a.redis_account else []
+        for m in monitors:
+            m.start()
         cpu0, pcpu0 = time.process_time(), [w.sample()[1] for w in watched]
         busy0 = machine_busy()
         self.t_measure = time.perf_counter()
@@ -206,6 +210,7 @@ class Bench:
         busy = machine_busy() - busy0
         epoch1 = time.time()
         redis1 = await asyncio.to_thread(self._redis_counters)
+        accounts = [m.stop() for m in monitors]
         redis_bytes = None
         if self.target.redis_urls and self.rooms:
             total = sum(redis_data_bytes(u) for u in self.target.redis_urls)
@@ -231,7 +236,10 @@ class Bench:
             redis_bytes_per_room=redis_bytes,
             redis_delta={k: v - redis0.get(k, 0) for k, v in redis1.items()},
         )
-        return build(a, self.target.urls[0], st, watched, measured)
+        report = build(a, self.target.urls[0], st, watched, measured)
+        if accounts and report["redis"] and st.answered:
+            report["redis"]["by_call"] = merged(accounts).per(st.answered)
+        return report
 
     async def _close_all(self) -> None:
         for c in self.clients:

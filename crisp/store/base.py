@@ -6,7 +6,7 @@ factory that picks one is `factory.py`). See docs/store.md."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 Handler = Callable[[str], Awaitable[None]]
@@ -131,6 +131,13 @@ class Store(ABC):
         Returns the mark as it was, or None if there is no live room. Two callers
         claiming the same value: exactly one sees a previous value below it. Cheap:
         the room's version does not change and nothing is published."""
+
+    @abstractmethod
+    async def claim_marks(self, code: str, marks: Mapping[str, int]) -> dict[str, int] | None:
+        """`claim_mark` of each of `marks` (name -> value), all in one atomic step (one
+        store call): each mark is raised to its value if that is higher. Returns each
+        mark as it was before (0 if never set), or None if there is no live room. A
+        value of 0 only reads its mark."""
 
     @abstractmethod
     async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:

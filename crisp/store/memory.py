@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import heapq
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crisp.store.base import (
@@ -147,6 +147,16 @@ class MemoryStore(Store):
         if value > previous:
             room.marks[name] = value
         return previous
+
+    async def claim_marks(self, code: str, marks: Mapping[str, int]) -> dict[str, int] | None:
+        room = self._live(code)
+        if room is None:
+            return None
+        out = {name: room.marks.get(name, 0) for name in marks}
+        for name, value in marks.items():
+            if value > out[name]:
+                room.marks[name] = value
+        return out
 
     async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
         room = self._live(code)

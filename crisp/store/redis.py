@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -115,6 +115,7 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
         self._save_log_script = self._r.register_script(SAVE_LOG)  # redis_logs.py
         self._delete = self._r.register_script(lua.DELETE)
         self._claim_mark = self._r.register_script(lua.CLAIM_MARK)
+        self._claim_marks = self._r.register_script(lua.CLAIM_MARKS)
         self._return_mark = self._r.register_script(lua.RETURN_MARK)
         self._count = self._r.register_script(lua.COUNT)
         self._renew_leases = self._r.register_script(lua.RENEW_LEASES)
@@ -258,6 +259,16 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
             args: list[str | int] = ["mark:" + name, int(value)]
             found = int(await self._claim_mark(keys=[self._key(code)], args=args))
         return None if found < 0 else found
+
+    async def claim_marks(self, code: str, marks: Mapping[str, int]) -> dict[str, int] | None:
+        args: list[str | int] = []
+        for name, value in marks.items():
+            args += ["mark:" + name, int(value)]
+        async with self._guard(write=True):
+            found = await self._claim_marks(keys=[self._key(code)], args=args)
+        if not isinstance(found, list):
+            return None
+        return {name: int(was) for name, was in zip(marks, found, strict=True)}
 
     async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
         async with self._guard(write=True):

@@ -57,6 +57,24 @@ if tonumber(ARGV[2]) > cur then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) en
 return cur
 """
 
+# KEYS: room.  ARGV: field, value, field, value, ...  Each mark as it was (0 if unset),
+# after raising each to its value if that is higher; -1 (alone) without a room.
+CLAIM_MARKS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local fields = {}
+for i = 1, #ARGV, 2 do fields[#fields + 1] = ARGV[i] end
+local cur = redis.call('HMGET', KEYS[1], unpack(fields))
+local out, set = {}, {}
+for i = 1, #fields do
+  local was = tonumber(cur[i] or '0')
+  out[i] = was
+  local value = tonumber(ARGV[2 * i])
+  if value > was then set[#set + 1] = fields[i]; set[#set + 1] = ARGV[2 * i] end
+end
+if #set > 0 then redis.call('HSET', KEYS[1], unpack(set)) end
+return out
+"""
+
 # KEYS: room.  ARGV: field, claimed, previous.
 RETURN_MARK = """
 local cur = redis.call('HGET', KEYS[1], ARGV[1])

@@ -9,7 +9,7 @@ method again. `error` is None for a call that worked, else the failure's text
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TypeVar
 
 from crisp.store.base import (
@@ -29,7 +29,8 @@ Report = Callable[[str, str | None, float, str | None], None]
 
 OPS = (
     "create", "load", "save", "delete", "exists", "publish", "subscribe",
-    "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "return_mark",
+    "claim_due", "next_due_ms", "room_count", "ping", "spend", "claim_mark", "claim_marks",
+    "return_mark",
     "put_leases", "renew_leases", "drop_lease", "claim_expired_leases",
     "put_ticket", "take_ticket", "read_log",
 )  # fmt: skip
@@ -80,6 +81,9 @@ class TimedStore(Store):
 
     async def claim_mark(self, code: str, name: str, value: int) -> int | None:
         return await self._call("claim_mark", code, self.inner.claim_mark(code, name, value))
+
+    async def claim_marks(self, code: str, marks: Mapping[str, int]) -> dict[str, int] | None:
+        return await self._call("claim_marks", code, self.inner.claim_marks(code, marks))
 
     async def return_mark(self, code: str, name: str, claimed: int, previous: int) -> None:
         await self._call(

@@ -84,6 +84,31 @@ async def test_a_mark_only_grows_and_says_what_it_was(store: Store) -> None:
     assert await store.claim_mark("ABCD", "p1", 1) == 0  # gone with the room
 
 
+async def test_several_marks_are_claimed_in_one_step(store: Store) -> None:
+    assert await store.claim_marks("ABCD", {"a": 1}) is None  # no room, nothing kept
+    await store.create("ABCD", "v1")
+    assert await store.claim_marks("ABCD", {"a": 3, "b": 0, "c": 7}) == {"a": 0, "b": 0, "c": 0}
+    # each raised only if higher, each answer what it was; 0 only reads
+    assert await store.claim_marks("ABCD", {"a": 2, "b": 0, "c": 9}) == {"a": 3, "b": 0, "c": 7}
+    assert await store.claim_mark("ABCD", "c", 0) == 9  # the same marks as claim_mark's
+    assert await store.claim_marks("ABCD", {"c": 1_764_430_000_123}) == {"c": 9}  # a time
+    assert await store.claim_mark("ABCD", "c", 0) == 1_764_430_000_123
+    assert await store.save("ABCD", 1, "v2") == 2  # the version does not move
+    await store.delete("ABCD")
+    await store.create("ABCD", "new")
+    assert await store.claim_marks("ABCD", {"a": 0, "c": 0}) == {"a": 0, "c": 0}
+
+
+async def test_racing_claims_of_several_marks_have_one_winner(backend: Backend) -> None:
+    a = await backend.new()
+    b = await backend.peer(a)
+    await a.create("ABCD", "v1")
+    results = await asyncio.gather(*((a if i % 2 else b).claim_marks("ABCD", {"x": 7, "y": i})
+                                     for i in range(20)))
+    assert sorted(r["x"] for r in results if r) == [0] + [7] * 19
+    assert await a.claim_mark("ABCD", "y", 0) == 19
+
+
 async def test_a_returned_claim_is_undone_only_if_nothing_came_after(store: Store) -> None:
     await store.create("ABCD", "v1")
     await store.claim_mark("ABCD", "p1", 4)

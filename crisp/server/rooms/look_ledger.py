@@ -19,8 +19,9 @@ out, so two racing connections show a look exactly once. If the write then
 fails, the claim is given back (`LookLedger.give_back`) and the looks stay owed.
 
 A claim is only a promise until the update is written: after the write the
-connection confirms it (`LookLedger.confirm`: the mark `shown:<player id>`), and
-notes when it claimed (`claimed:<player id>`, a time that only grows). A later
+connection confirms it (`LookLedger.confirm`: the mark `shown:<player id>`); the
+claim notes when it was made (`claimed:<player id>`, a time that only grows), in
+the same store call as the claim itself (`Store.claim_marks`). A later
 claim that finds looks claimed but never confirmed, by a claim older than
 `STALE_MS`, knows the claimer died between its claim and its write (issue 23): it
 shows them itself. A confirm that cannot reach the store (the claim's outcome was
@@ -92,30 +93,28 @@ class LookLedger:
         returns the mark as it was: looks at or below it were shown elsewhere. None
         if the store cannot be reached (nothing marked: the looks stay owed). An
         unknown outcome counts as claimed from `known`: better a look shown twice
-        than never. A room that is gone gives `known` (its sockets are closing)."""
+        than never. A room that is gone gives `known` (its sockets are closing).
+
+        One store call (`Store.claim_marks`, issue 27): the claim (`looks:`), the
+        confirmed mark read (`shown:`) and the claim's time (`claimed:`), whose value
+        before this claim says whether an unconfirmed claim is stale."""
+        now = self.clock.now_ms()
         try:
-            previous = await self.store.claim_mark(self.room_code, "looks:" + pid, seq)
-            if previous is None:
-                return known
-            shown = await self.store.claim_mark(self.room_code, "shown:" + pid, 0) or 0
-            if previous > shown:  # claimed and not confirmed: being shown, or never?
-                previous = await self._claimed_or_shown(pid, previous, shown)
-            await self.store.claim_mark(self.room_code, "claimed:" + pid, self.clock.now_ms())
+            was = await self.store.claim_marks(
+                self.room_code, {"looks:" + pid: seq, "shown:" + pid: 0, "claimed:" + pid: now})
         except OutcomeUnknown:
             return known
         except StoreUnavailable:
             return None
+        if was is None:
+            return known
+        previous, shown = was["looks:" + pid], was["shown:" + pid]
+        if previous > shown and now - was["claimed:" + pid] >= STALE_MS:
+            # claimed and never confirmed, by a claim so old that its claimer died
+            log.warning("room %s: looks %d..%d of %s were claimed and never shown; "
+                        "showing them", self.room_code, shown + 1, previous, pid)
+            previous = shown
         return max(previous, shown)
-
-    async def _claimed_or_shown(self, pid: str, claimed: int, shown: int) -> int:
-        """`claimed` while its claimer may still be writing them; after `STALE_MS`
-        without a confirm, `shown`: the claimer died, the rest is owed again."""
-        at = await self.store.claim_mark(self.room_code, "claimed:" + pid, 0) or 0
-        if self.clock.now_ms() - at < STALE_MS:
-            return claimed
-        log.warning("room %s: looks %d..%d of %s were claimed and never shown; showing them",
-                    self.room_code, shown + 1, claimed, pid)
-        return shown
 
     async def confirm(self, pid: str, seq: int) -> None:
         """The update showing the looks up to `seq` was written: they are shown. If the
