@@ -208,3 +208,17 @@ async def test_r18_1_a_watcher_s_messages_are_rate_limited(
     codes = [f["code"] for f in eve.frames if f["type"] == "error"]
     assert codes[:2] == ["not_a_player", "not_a_player"] and "rate_limited" in codes
     await close_all([ana])
+
+
+async def test_r18_1_a_watcher_of_a_room_that_goes_away_is_closed_4404(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    """The last human leaves (R17.5): the room is deleted, and its watchers told so."""
+    server = make_server()
+    code, (ana,) = await table(server, 1)
+    eve = await Player.watch(server, code)
+    await ana.send({"type": "leave"})
+    assert await ana.wait_closed() == 4403
+    assert await eve.wait_closed() == 4404
+    async with server.http() as c:
+        assert (await c.get(f"/api/rooms/{code}")).status_code == 404

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from crisp.engine import State
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_version, parse_message
@@ -126,16 +127,19 @@ class Hub:
 
     def _judge(
         self, conn: Connection, conns: dict[str, ConnRef], player_ids: frozenset[str] | None,
-        watching: bool = True,
+        state: State | None = None,
     ) -> bool:  # fmt: skip
-        """Close `conn` if kicked or replaced, or a watcher's once watching is off
-        (R18.1, `watching`: the room's option); True if it may receive updates."""
+        """Close `conn` if kicked or replaced, or a watcher's once watching is off or
+        the room has no seat left (R18.1, R17.5; `state`: the change's table); True
+        if it may receive updates."""
         if conn.closing:
             return False
         if conn.viewer is None:  # a watcher: nobody's seat
-            if not watching:
+            if state is not None and state.abandoned:
+                conn.close(CloseCode.ROOM_GONE, "room no longer exists", EndReason.ROOM_GONE)
+            elif state is not None and not state.options.watchers:
                 conn.close(CloseCode.KICKED, "watching is off", EndReason.WATCHING_OFF)
-            return watching
+            return not conn.closing
         if player_ids is not None and conn.player_id not in player_ids:
             conn.close(CloseCode.KICKED, "kicked", EndReason.KICKED)
             return False
@@ -190,8 +194,7 @@ class Hub:
         room.player_ids = change.player_ids
         sent = 0
         for conn in list(room.conns):
-            if self._judge(conn, change.conns, change.player_ids,
-                           change.state.options.watchers):
+            if self._judge(conn, change.conns, change.player_ids, change.state):
                 conn.deliver(change)
                 sent += 1
         self.hooks.updates_sent(room_code, sent)
@@ -242,8 +245,7 @@ class Hub:
                 room = self.rooms.get(conn.room_code)
                 if change is not None and room is not None:
                     self._apply(conn.room_code, room, change)
-                    if self._judge(conn, change.conns, change.player_ids,
-                                   change.state.options.watchers):
+                    if self._judge(conn, change.conns, change.player_ids, change.state):
                         conn.deliver(change, refresh=True)
             finally:
                 self._refreshing.pop(conn, None)
