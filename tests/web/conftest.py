@@ -45,6 +45,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# Every wait of a browser test is for what the page shows; this is only the safety
+# timeout of a real hang (page actions and `expect` alike), generous for a busy machine.
+SAFETY_MS = 20_000
 PHONE: dict[str, Any] = {
     "viewport": {"width": 360, "height": 640},
     "is_mobile": True,
@@ -206,9 +209,10 @@ def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         _missing(f"Chromium not found at {CHROMIUM}")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         _missing("playwright is not installed")
+    expect.set_options(timeout=SAFETY_MS)
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
@@ -251,7 +255,7 @@ def phone(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
 
     def open_phone(**extra: Any) -> Any:
         ctx = browser.new_context(**{**PHONE, **extra})
-        ctx.set_default_timeout(8000)
+        ctx.set_default_timeout(SAFETY_MS)
         ctx.add_init_script(REPORT_CSP_VIOLATIONS)
         contexts.append(ctx)
         page = ctx.new_page()
