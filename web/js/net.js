@@ -11,7 +11,8 @@
 //   anything else, or none -> retry with backoff
 // A watcher (R18.1: hello with "watch": true, no token) has no seat to lose:
 //   4403 watching off      -> fatal 'watchOff'
-//   4413 50 watchers       -> fatal 'watchFull'
+//   4413 50 watchers       -> fatal 'watchFull' (retry with backoff once it was in:
+//                             after a restart the old places free up as their leases end)
 //   4401, 4404             -> fatal 'gone'     (no such room)
 
 import { CloseCode, isRemoval } from './protocol.js';
@@ -162,7 +163,10 @@ export class RoomSocket {
   }
 
   closed(code, reason = '') {
-    const outcome = closeOutcome(code, reason, !!this.opts.watch);
+    let outcome = closeOutcome(code, reason, !!this.opts.watch);
+    // a watcher already in, back after a server restart: the places of the old
+    // connections free up as their leases run out (R18.1), so it waits its turn
+    if (outcome === 'watchFull' && this.everOpen) outcome = 'backoff';
     if (outcome === 'now') {
       this.opts.onStatus('reconnecting');
       clearTimeout(this.timer);
