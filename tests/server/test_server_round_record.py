@@ -215,3 +215,22 @@ def _play_one(g: Game, log: Log, writes: list[LogWrite], calls_after: int) -> No
         turns += 1
         if "crisp" in g.plays(who) and turns > calls_after:
             writes.append(log.save(g, g.act(who, "crisp"), g.now) or LogWrite())
+
+
+def test_r18_2_a_round_that_ends_and_the_next_that_starts_in_one_save() -> None:
+    """Away seats confirm the next round at once (R17.2): one change may hold a
+    round's reveal and the next deal; each round gets its own entry, in order."""
+    played = Log()
+    g = _play(5, played, rounds=1)
+    assert g.state.status == "round_over"
+    reveal = max(i for i, ev in enumerate(g.log) if ev.kind == "round_over")
+    log = Log()
+    for ev in g.log[:reveal]:  # the round, one event per save, up to its reveal
+        log.save(g, [ev], g.now)
+    log.save(g, [*g.log[reveal:], *g.act("p1", "next_round")], g.now)  # one save
+    assert [s.round for s in log.meta.spans] == [1, 2]
+    one, two = log.meta.spans
+    assert not one.open and two.open and two.first == one.first + one.entries
+    assert one.moves == played.meta.spans[0].moves
+    rep = log.replay(1)
+    assert rep is not None and rep["reveal"] is not None and log.replay(2) is None
