@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidMessage, InvalidStatus
 
+from crisp.server.rooms.leases import LeaseTimes
+from crisp.server.rooms.watchers import unwatch
 from tests.support.audit import audit_against_replays, audit_watcher, deal_of
 from tests.support.decks import deck
 from tests.support.play import drive_all, finished, simple_policy
@@ -222,3 +224,22 @@ async def test_r18_1_a_watcher_of_a_room_that_goes_away_is_closed_4404(
     assert await eve.wait_closed() == 4404
     async with server.http() as c:
         assert (await c.get(f"/api/rooms/{code}")).status_code == 404
+
+
+async def test_r18_1_a_watcher_whose_lease_was_lost_is_counted_again(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    """Its lease ran out while the process stalled and another process uncounted it
+    (leases.py): the next renewal counts the live watcher again."""
+    server = make_server()
+    code, (ana,) = await table(server, 1)
+    eve = await Player.watch(server, code)
+    ctx = server.ctx
+    (conn,) = [c for c in ctx.hub.rooms[code].conns if c.viewer is None]
+    await server.call(ctx.store.drop_lease(conn.lease))
+    await server.call(unwatch(ctx.rooms, code, conn.id))
+    assert (await _summary(server, code))["watchers"] == 0
+    await server.advance(LeaseTimes.for_scale(1.0).renew_ms)
+    await _until(lambda: _summary(server, code), lambda s: s["watchers"] == 1)
+    assert not eve.closed
+    await close_all([ana, eve])

@@ -40,6 +40,7 @@ from crisp.server.ops.logs import fields
 from crisp.server.rooms.loops import StoreLoop
 from crisp.server.rooms.serverclock import Clock
 from crisp.server.rooms.watchers import WATCHER_SEAT, WatchRefused, unwatch, watch
+from crisp.server.wire.failures import RoomNotFound
 from crisp.store import Lease, Store, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ class Presence:
     async def _reclaim(self, conn: Socket) -> None:
         if conn.player_id == WATCHER_SEAT:  # R18.1: counted among the watchers again
             await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
-            with contextlib.suppress(WatchRefused):
+            with contextlib.suppress(WatchRefused, RoomNotFound):
                 await watch(self.rooms, conn.room_code, conn.id)
             return
         log.info(
