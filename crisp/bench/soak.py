@@ -45,7 +45,17 @@ from .soak_client import SoakSeat
 from .soak_faults import Fault, Stack, default_faults, parse_faults
 from .soak_ramp import open_rooms, server_env
 from .soak_record import Recorder, stored_rooms
-from .soak_report import Sampler, flatness, table
+from .soak_report import (
+    Sampler,
+    by_kind,
+    flatness,
+    machine,
+    seat_figures,
+    table,
+    timeline,
+    unanswered,
+    verdict,
+)
 from .stats import Stats
 
 
@@ -126,6 +136,7 @@ class Soak:
                 seat.room.go = True
                 loop.call_later(self.rng.uniform(0, 2), seat.replan)
         stack.t0 = t0 = time.monotonic()
+        wall0 = time.time_ns() // 1_000_000
         faults = cfg.faults if cfg.faults is not None else default_faults(cfg.duration_s)
         marks: dict[str, int] = {}
         marks_at = [0.0]
@@ -147,7 +158,7 @@ class Soak:
         stored = await self._settle(stack)
         settle_s = round(time.monotonic() - t_settle, 1)
         rooms = self._rooms(stored, marks, at_quiet)
-        clients = self._clients(stored)
+        clients = seat_figures(self.seats, stored, self.stats.errors)
         self.finished = True
         for seat in self.seats:
             if seat.ws is not None:
@@ -164,10 +175,13 @@ class Soak:
                        "duration_s": cfg.duration_s, "pace": cfg.pace,
                        "think_ms": self.pace.think_ms, "time_scale": self.pace.time_scale,
                        "seed": cfg.seed, "faults": [f.text() for f in faults]},
-            "machine": machine(load0, busy0, cpu0, elapsed),
+            "machine": {**machine(load0, busy0, cpu0, elapsed),
+                        "cpu_pct": self.sampler.cpu_pct(elapsed)},
             "ramp_s": ramp_s, "settle_s": settle_s, "faults": stack.done,
             "accounting": acc.to_json(), "clients": clients, "rooms": rooms,
-            "unanswered": sum(r.code == "unanswered" for s in self.seats for r in s.records),
+            "not_acked_by_10s": timeline(self.seats, wall0),
+            "not_acked_by_kind": by_kind(self.seats),
+            "unanswered": unanswered(self.seats, stack.done, wall0),
             "witness_losses": self.recorder.losses,
             "garbage": {k: dict(v) for k, v in stack.garbage_seen.items()},
             "memory": {"samples": self.sampler.samples,
@@ -247,58 +261,12 @@ class Soak:
                 "waiting_for_human": out["waiting_for_human"], "stuck": out["stuck"],
                 "not_progressed": detail}  # fmt: skip
 
-    def _clients(self, stored: dict[str, tuple[int, dict[str, Any]]]) -> dict[str, Any]:
-        closes: Counter[str] = Counter()
-        for s in self.seats:
-            closes.update(s.log.closes)
-        on_stored = [s for s in self.seats if s.settled and s.room.code in stored
-                     and s.version == stored[s.room.code][1]["version"]]  # fmt: skip
-        return {"total": len(self.seats), "on_stored": len(on_stored),
-                "off": [_off(s, stored) for s in self.seats if s not in on_stored][:20],
-                "backwards": sum(s.log.backwards for s in self.seats),
-                "connects": sum(s.log.connects for s in self.seats),
-                "failed_connects": sum(s.log.failed_connects for s in self.seats),
-                "closes": dict(closes), "fatal": sum(s.log.fatal is not None for s in self.seats),
-                "errors": dict(self.stats.errors)}  # fmt: skip
-
     async def _wait(self, ready: Any, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while not ready():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"not ready after {timeout:g} s")
             await asyncio.sleep(0.2)  # a poll of the seats for that state
-
-
-def _off(seat: SoakSeat, stored: dict[str, tuple[int, dict[str, Any]]]) -> dict[str, Any]:
-    """A seat not on the stored version at the end, and why."""
-    last = seat.records[-1] if seat.records else None
-    return {"room": seat.room.code, "seat": seat.pid, "server": seat.ws_url,
-            "version": seat.version,
-            "stored": stored.get(seat.room.code, (0, {}))[1].get("version"),
-            "connected": seat.connected, "waiting": seat.waiting,
-            "last_action": None if last is None else {
-                "kind": last.kind, "sent_ms": last.sent_ms, "code": last.code,
-                "acked": last.acked, "base": last.base},
-            "trail": list(seat.trail)}  # fmt: skip
-
-
-def machine(load0: float, busy0: float, cpu0: float, elapsed: float) -> dict[str, Any]:
-    """The machine during the run: cores, load average at the start and the end, its
-    busy CPU (100 = one core) and the soak's own (the players, the witness)."""
-    return {"cores": os.cpu_count(), "load": [round(load0, 2), round(os.getloadavg()[0], 2)],
-            "busy_pct": round(100 * (machine_busy() - busy0) / elapsed, 1),
-            "generator_cpu_pct": round(100 * (time.process_time() - cpu0) / elapsed, 1)}
-
-
-def verdict(report: dict[str, Any]) -> bool:
-    """Every action accounted for, every seat on the stored version, no stuck room."""
-    acc, clients = report["accounting"], report["clients"]
-    garbage_ok = all(not k.startswith(("1011", "exception")) for seen in report["garbage"].values()
-                     for k in seen)  # fmt: skip
-    return (not any(acc["violations"].values()) and report["unanswered"] == 0
-            and clients["backwards"] == 0 and clients["on_stored"] == clients["total"]
-            and clients["fatal"] == 0 and report["witness_losses"] == 0
-            and report["rooms"]["stuck"] == 0 and garbage_ok)  # fmt: skip
 
 
 def run_soak(cfg: SoakConfig) -> dict[str, Any]:

@@ -12,9 +12,10 @@ the way the web client does (web/js/net.js) and keep a record of every action.
 - Every action sent is an `ActionRecord`: the version of the view it was planned
   on, when it was sent, and how it was answered: the version of the update that
   announced it (`acked`), or the error code (`code`), or `lost:<close code>`, or
-  `reloaded` (a table without events, newer than the action's view, came first:
-  the seat plans from it, like the web client), or `unanswered`. The accounting
-  (soak_account.py) holds these against the history Redis published.
+  `unanswered`: after ANSWER_S with neither, the seat plans from the table it has
+  (the web client lets its player tap again after 2 s): events are at most once,
+  and after a pub/sub loss an action's own update can be gone, its table reloaded.
+  The accounting (soak_account.py) holds these against the history Redis published.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .client import HELLO_TIMEOUT_S, Client, Room
 from .pacing import Pace
 from .stats import Stats
 
-ANSWER_S = 30.0  # an action still unanswered on an open socket after this is a defect
+ANSWER_S = 10.0  # an action unanswered this long on an open socket: its outcome is unknown
 FATAL_CLOSES = frozenset({4401, 4403, 4404, 4409})  # the web client does not retry these
 RESTART_CLOSE = 1012
 BASE_DELAY_S, MAX_DELAY_S, RESTART_DELAY_S = 0.5, 15.0, 0.05  # web/js/net.js
@@ -59,7 +60,7 @@ class ActionRecord:
         """acked, refused:<code>, or unknown:<why> (outcome_unknown, lost, unanswered)."""
         if self.code is None:
             return "acked" if self.acked is not None else "unknown:no_answer"
-        if self.code in ("outcome_unknown", "unanswered", "reloaded") \
+        if self.code in ("outcome_unknown", "unanswered") \
                 or self.code.startswith("lost"):  # fmt: skip
             return f"unknown:{self.code.split(':')[0]}"
         return f"refused:{self.code}"
@@ -191,16 +192,8 @@ class SoakSeat(Client):
             self.attempt = 0  # a healthy socket: the next drop starts the backoff afresh
         if self.inflight is not None:
             kind, _, fields = self.inflight
-            record = self._record()
             if announces(msg["events"], kind, self.pid, fields):
-                record.acked = version
-            elif not msg["events"] and version > record.base:
-                # The table as stored (a reload after a pub/sub loss, a refresh), newer
-                # than the view the action was planned on: it may hold the action, whose
-                # own update can then be gone (events are at most once). The web client
-                # takes any update as the truth; so does the seat (outcome unknown).
-                record.code = "reloaded"
-                self.inflight = None
+                self._record().acked = version
         self.waiting = False
         super()._on_update(msg, at)
 
@@ -212,7 +205,7 @@ class SoakSeat(Client):
         if record is None and ref is None and code in UNREFERENCED_ERRORS \
                 and self.inflight is not None:  # fmt: skip
             record = self._record()
-        if record is not None and record.code in (None, "reloaded"):
+        if record is not None and record.code in (None, "unanswered"):
             record.code = code
         if self.inflight is not None and refuses(msg, str(self.n)):
             self.inflight = None
@@ -243,9 +236,10 @@ class SoakSeat(Client):
             self._by_id[record.id] = record
 
     def sweep(self, now: float) -> None:
-        """An action unanswered for ANSWER_S on an open socket: counted, and treated
-        like an unknown outcome."""
+        """An action unanswered for ANSWER_S on an open socket: counted, and the seat
+        plans again from the table it has (a later error still answers it)."""
         if self.inflight is not None and now - self.inflight[1] > ANSWER_S:
             self._record().code = "unanswered"
             self.inflight = None
-            self.waiting = True
+            if self.view is not None and not self.waiting:
+                self.plan(self.view)

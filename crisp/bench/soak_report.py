@@ -5,18 +5,21 @@ tree: a restarted process is a new series from its restart), Redis's RSS and its
 own count of used memory (`INFO memory`), and the machine's load. `flatness`
 says per series how it moved after the first minutes: the first and last values,
 the least-squares slope in MB per 10 minutes, and the growth. `table` prints
-the accounting."""
+the accounting; the rest are the figures of the seats and the verdict."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import time
+from collections import Counter
 from typing import Any
 
 from redis.asyncio import Redis
 
-from .readings import process_tree, usage
+from .readings import machine_busy, process_tree, usage
 from .soak_account import VIOLATIONS
+from .soak_client import SoakSeat
 
 MB = 1024 * 1024
 
@@ -26,12 +29,25 @@ class Sampler:
 
     def __init__(self) -> None:
         self.samples: list[dict[str, Any]] = []
+        self.cpu: dict[int, tuple[str, float]] = {}  # pid -> (servers | redis, CPU s)
+
+    def cpu_pct(self, seconds: float) -> dict[str, float]:
+        """CPU of the servers (all their processes, the killed ones up to their last
+        sample) and of Redis over `seconds`, 100 = one core."""
+        out: dict[str, float] = {}
+        for what, cpu in self.cpu.values():
+            out[what] = out.get(what, 0.0) + cpu
+        return {k: round(100 * v / seconds, 1) for k, v in out.items()}
 
     async def sample(self, t: float, servers: list[int], redis_pid: int, redis_port: int) -> None:
         row: dict[str, Any] = {"t": round(t, 1), "load1": round(os.getloadavg()[0], 2)}
         for i, pid in enumerate(servers):
-            row[f"server-{i}"] = round(usage(process_tree(pid))[0] / MB, 1)
-        row["redis_rss"] = round(usage([redis_pid])[0] / MB, 1)
+            rss, cpu = usage(process_tree(pid))
+            row[f"server-{i}"] = round(rss / MB, 1)
+            self.cpu[pid] = ("servers", cpu)
+        rss, cpu = usage([redis_pid])
+        row["redis_rss"] = round(rss / MB, 1)
+        self.cpu[redis_pid] = ("redis", cpu)
         row["redis_used"] = None
         client = Redis(host="127.0.0.1", port=redis_port, socket_timeout=2,
                        socket_connect_timeout=2)  # fmt: skip
@@ -84,11 +100,13 @@ def table(report: dict[str, Any]) -> str:
         f"one Redis (append-only, fsync always), {cfg['duration_s']:g} s, pace {cfg['pace']} "
         f"(think {cfg['think_ms']:g} ms, time scale {cfg['time_scale']:g})",
         f"machine: {report['machine']['cores']} cores, load average {report['machine']['load']} "
-        f"(start, end), busy {report['machine']['busy_pct']} % of a core, the soak's players "
-        f"and witness {report['machine']['generator_cpu_pct']} %",
+        f"(start, end), busy {report['machine']['busy_pct']} % of a core: servers "
+        f"{report['machine']['cpu_pct'].get('servers')} %, Redis "
+        f"{report['machine']['cpu_pct'].get('redis')} %, the soak's players and witness "
+        f"{report['machine']['generator_cpu_pct']} %",
         "faults:",
     ]
-    for f in report["faults"]:
+    for f in sorted(report["faults"], key=lambda f: f["start_s"]):
         more = f" (down {f['down_s']} s)" if "down_s" in f else ""
         lines.append(f"  {f['start_s']:>8.1f}-{f['end_s']:<8.1f} {f['fault']}{more}")
     lines += ["", f"{'actions sent':<46}{_n(acc['sent']):>10}"]
@@ -98,7 +116,8 @@ def table(report: dict[str, Any]) -> str:
     for key in VIOLATIONS:
         lines.append(f"  {key:<44}{_n(acc['violations'][key]):>10}")
     lines += [
-        f"  {'unanswered on an open socket':<44}{_n(report['unanswered']):>10}",
+        f"  {'unanswered, no fault near (events lost)':<44}"
+        f"{_n(report['unanswered']['outside_faults']):>10}",
         f"  {'tables older than one already sent':<44}{_n(clients['backwards']):>10}",
         f"  {'witness losses (pub/sub while Redis lived)':<44}{_n(report['witness_losses']):>10}",
         f"gaps (stored, never published; replayed)  {acc['gaps']} ({acc['gap_changes']} changes)",
@@ -131,5 +150,99 @@ def _describe(key: str) -> str:
 
 
 WHY = {"outcome_unknown": "outcome_unknown", "lost": "socket lost before the answer",
-       "reloaded": "only a reloaded table came", "unanswered": "unanswered for 30 s",
+       "unanswered": "unanswered for 10 s",
        "no_answer": "no answer at the end"}  # fmt: skip
+
+
+# ---- the figures of the seats ----
+
+Stored = dict[str, tuple[int, dict[str, Any]]]  # room -> (store version, table)
+
+
+def seat_figures(seats: list[SoakSeat], stored: Stored, errors: Counter[str]) -> dict[str, Any]:
+    """How the seats ended: on the stored version or not (and why), tables that went
+    back, connections, closes by code, removals, errors by code."""
+    closes: Counter[str] = Counter()
+    for s in seats:
+        closes.update(s.log.closes)
+    on_stored = [s for s in seats if s.settled and s.room.code in stored
+                 and s.version == stored[s.room.code][1]["version"]]  # fmt: skip
+    return {"total": len(seats), "on_stored": len(on_stored),
+            "off": [_off(s, stored) for s in seats if s not in on_stored][:20],
+            "backwards": sum(s.log.backwards for s in seats),
+            "connects": sum(s.log.connects for s in seats),
+            "failed_connects": sum(s.log.failed_connects for s in seats),
+            "closes": dict(closes), "fatal": sum(s.log.fatal is not None for s in seats),
+            "errors": dict(errors)}  # fmt: skip
+
+
+def _off(seat: SoakSeat, stored: Stored) -> dict[str, Any]:
+    """A seat not on the stored version at the end, and why."""
+    last = seat.records[-1] if seat.records else None
+    return {"room": seat.room.code, "seat": seat.pid, "server": seat.ws_url,
+            "version": seat.version,
+            "stored": stored.get(seat.room.code, (0, {}))[1].get("version"),
+            "connected": seat.connected, "waiting": seat.waiting,
+            "last_action": None if last is None else {
+                "kind": last.kind, "sent_ms": last.sent_ms, "code": last.code,
+                "acked": last.acked, "base": last.base},
+            "trail": list(seat.trail)}  # fmt: skip
+
+
+def timeline(seats: list[SoakSeat], wall0: int) -> dict[str, dict[int, int]]:
+    """The actions not acknowledged, by outcome and the 10 s of the run they were
+    sent in (which fault they met)."""
+    out: dict[str, Counter[int]] = {}
+    for seat in seats:
+        for r in seat.records:
+            if r.outcome() != "acked":
+                key = r.outcome().split(":", 1)[1]
+                out.setdefault(key, Counter())[(r.sent_ms - wall0) // 10_000 * 10] += 1
+    return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
+
+
+def by_kind(seats: list[SoakSeat]) -> dict[str, dict[str, int]]:
+    """The actions not acknowledged, by outcome and type."""
+    out: dict[str, Counter[str]] = {}
+    for seat in seats:
+        for r in seat.records:
+            if r.outcome() != "acked":
+                out.setdefault(r.outcome().split(":", 1)[1], Counter())[r.kind] += 1
+    return {k: dict(v) for k, v in sorted(out.items())}
+
+
+def unanswered(seats: list[SoakSeat], faults: list[dict[str, Any]], wall0: int) -> dict[str, int]:
+    """Actions neither announced nor refused within soak_client.ANSWER_S on an open
+    socket: during a fault (from its start to 10 s after its end: the event went with
+    a lost pub/sub message) or outside any (a defect)."""
+    spans = [(f["start_s"] - 1, f["end_s"] + 10) for f in faults]
+    during = outside = 0
+    for seat in seats:
+        for r in seat.records:
+            if r.code == "unanswered":
+                t = (r.sent_ms - wall0) / 1000
+                if any(a <= t <= b for a, b in spans):
+                    during += 1
+                else:
+                    outside += 1
+    return {"during_faults": during, "outside_faults": outside}
+
+
+def machine(load0: float, busy0: float, cpu0: float, elapsed: float) -> dict[str, Any]:
+    """The machine during the run: cores, load average at the start and the end, its
+    busy CPU (100 = one core) and the soak's own (the players, the witness)."""
+    return {"cores": os.cpu_count(), "load": [round(load0, 2), round(os.getloadavg()[0], 2)],
+            "busy_pct": round(100 * (machine_busy() - busy0) / elapsed, 1),
+            "generator_cpu_pct": round(100 * (time.process_time() - cpu0) / elapsed, 1)}
+
+
+def verdict(report: dict[str, Any]) -> bool:
+    """Every action accounted for, every seat on the stored version, no stuck room."""
+    acc, clients = report["accounting"], report["clients"]
+    garbage_ok = all(not k.startswith(("1011", "exception")) for seen in report["garbage"].values()
+                     for k in seen)  # fmt: skip
+    return (not any(acc["violations"].values())
+            and report["unanswered"]["outside_faults"] == 0
+            and clients["backwards"] == 0 and clients["on_stored"] == clients["total"]
+            and clients["fatal"] == 0 and report["witness_losses"] == 0
+            and report["rooms"]["stuck"] == 0 and garbage_ok)  # fmt: skip
