@@ -127,8 +127,11 @@ class Soak:
         self.rooms, self.seats = await open_rooms(self, [s.base for s in stack.servers],
                                                   cfg.rooms, cfg.players)  # fmt: skip
         stack.codes = [r.code for r in self.rooms]
-        runs = [asyncio.create_task(seat.run()) for seat in self.seats]
-        await self._wait(lambda: all(s.connected for s in self.seats), 300)
+        runs: list[asyncio.Task[None]] = []
+        for first in range(0, len(self.seats), 100):  # 100 sockets at a time
+            batch = self.seats[first : first + 100]
+            runs += [asyncio.create_task(seat.run()) for seat in batch]
+            await self._wait(batch, 120)
         ramp_s = round(time.monotonic() - t_ramp, 1)
         loop = asyncio.get_running_loop()
         for seat in self.seats:
@@ -261,11 +264,13 @@ class Soak:
                 "waiting_for_human": out["waiting_for_human"], "stuck": out["stuck"],
                 "not_progressed": detail}  # fmt: skip
 
-    async def _wait(self, ready: Any, timeout: float) -> None:
+    async def _wait(self, seats: list[SoakSeat], timeout: float) -> None:
+        """Until every seat of `seats` has its first update (RuntimeError after
+        `timeout`)."""
         deadline = time.monotonic() + timeout
-        while not ready():
+        while not all(s.connected for s in seats):
             if time.monotonic() > deadline:
-                raise RuntimeError(f"not ready after {timeout:g} s")
+                raise RuntimeError(f"seats not connected after {timeout:g} s")
             await asyncio.sleep(0.2)  # a poll of the seats for that state
 
 
