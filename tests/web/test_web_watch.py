@@ -144,9 +144,8 @@ def test_r18_1_watching_off_sends_the_watcher_home(server: Any, phone: Callable[
 class Seat:
     """A player on a websocket of the test's own (the test plays it move by move)."""
 
-    def __init__(self, base: str, code: str, token: str) -> None:
-        self.ws: ClientConnection = connect(base.replace("http://", "ws://") + f"/ws/{code}",
-                                            origin=base)  # type: ignore[arg-type]
+    def __init__(self, ws: ClientConnection, token: str) -> None:
+        self.ws = ws
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.view: dict[str, Any] = json.loads(self.ws.recv(timeout=10))["view"]
         self.lock = threading.Condition()
@@ -177,18 +176,16 @@ class Seat:
             self.ws.send(json.dumps(msg))
             self.wait(lambda v, n=version: v["version"] > n)
 
-    def close(self) -> None:
-        self.ws.close()
-        self.reader.join(5)
-
-
 @contextlib.contextmanager
 def seated(base: str, code: str, token: str) -> Iterator[Seat]:
-    seat = Seat(base, code, token)
-    try:
-        yield seat
-    finally:
-        seat.close()
+    url = base.replace("http://", "ws://") + f"/ws/{code}"
+    with connect(url, origin=base) as ws:  # type: ignore[arg-type]
+        seat = Seat(ws, token)
+        try:
+            yield seat
+        finally:
+            ws.close()
+            seat.reader.join(5)
 
 
 def test_r18_3_what_you_remembered_names_the_queen_that_changed_a_card(
