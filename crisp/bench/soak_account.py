@@ -129,6 +129,7 @@ def account(seats: dict[Seat, list[ActionRecord]], recorder: Recorder) -> Accoun
             _settle_gap(acc, gap, room_books, forced.get(id(gap), []))
     for book in books.values():
         for i, record in enumerate(book.records):
+            record.applied = book.applied.get(i)
             acc.sent += 1
             acc.outcomes[outcome_key(record, i in book.applied)] += 1
     return acc

@@ -55,6 +55,9 @@ class ActionRecord:
     sent_ms: int  # wall-clock ms when it was sent
     acked: int | None = None  # the version of the update that announced it
     code: str | None = None  # the error that answered it, `lost:<close>`, `unanswered`
+    applied: int | None = None  # the version it was applied at (set by the accounting)
+    trail: list[tuple[int, int, list[str]]] | None = None  # the seat's last updates, if
+    # unanswered: (ms, version, event kinds)
 
     def outcome(self) -> str:
         """acked, refused:<code>, or unknown:<why> (outcome_unknown, lost, unanswered)."""
@@ -240,6 +243,7 @@ class SoakSeat(Client):
         plans again from the table it has (a later error still answers it)."""
         if self.inflight is not None and now - self.inflight[1] > ANSWER_S:
             self._record().code = "unanswered"
+            self._record().trail = list(self.trail)
             self.inflight = None
             if self.view is not None and not self.waiting:
                 self.plan(self.view)

@@ -211,21 +211,27 @@ def by_kind(seats: list[SoakSeat]) -> dict[str, dict[str, int]]:
     return {k: dict(v) for k, v in sorted(out.items())}
 
 
-def unanswered(seats: list[SoakSeat], faults: list[dict[str, Any]], wall0: int) -> dict[str, int]:
+def unanswered(seats: list[SoakSeat], faults: list[dict[str, Any]],
+               wall0: int) -> dict[str, Any]:  # fmt: skip
     """Actions neither announced nor refused within soak_client.ANSWER_S on an open
     socket: during a fault (from its start to 10 s after its end: the event went with
-    a lost pub/sub message) or outside any (a defect)."""
+    a lost pub/sub message) or outside any (a defect; examples kept)."""
     spans = [(f["start_s"] - 1, f["end_s"] + 10) for f in faults]
     during = outside = 0
+    examples: list[dict[str, Any]] = []
     for seat in seats:
         for r in seat.records:
             if r.code == "unanswered":
                 t = (r.sent_ms - wall0) / 1000
                 if any(a <= t <= b for a, b in spans):
                     during += 1
-                else:
-                    outside += 1
-    return {"during_faults": during, "outside_faults": outside}
+                    continue
+                outside += 1
+                if len(examples) < 10:
+                    examples.append({"room": seat.room.code, "seat": seat.pid, "kind": r.kind,
+                                     "sent_s": round(t, 2), "base": r.base, "applied": r.applied,
+                                     "server": seat.ws_url, "trail": r.trail})  # fmt: skip
+    return {"during_faults": during, "outside_faults": outside, "examples": examples}
 
 
 def machine(load0: float, busy0: float, cpu0: float, elapsed: float) -> dict[str, Any]:
