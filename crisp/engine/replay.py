@@ -1,4 +1,4 @@
-"""A round's record and its replay (R18.2), as pure data.
+"""A round's record, its replay (R18.2) and the memory review (R18.3), as pure data.
 
 The record of a round is its header (the round, the dealer, the options and the
 deal: every hand and the stock from its top, from the sealed fields of
@@ -7,7 +7,8 @@ deal: every hand and the stock from its top, from the sealed fields of
 index `i` and the time `at` it was played, in order, from the deal to the reveal.
 The server appends the moves as the round is played (server/rooms/round_record.py)
 and serves `replay(header, moves)` once the round is over: the shape of protocol.md
-v1.2, `memory` (R18.3) computed from the record.
+v1.2, `memory` (R18.3) computed from the record (`memory_review`), never stored:
+the record is the one source (design.md, "Round records are events").
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .events import Event, unredacted
-from .memory_review import memory_review
 from .rounds import DEAL_FIELDS
 
 # Game events of a round (protocol.md "Events"); presence and lobby events are left
@@ -62,3 +62,72 @@ def replay(header: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> dic
         "reveal": reveal,
         "memory": memory_review(deal["hands"], moves),
     }
+
+
+# ---- memory review (R18.3)
+
+SLOT_LABELS = ("left", "middle", "right")
+
+Position = tuple[str, int]  # (player id, slot index)
+
+
+def memory_review(
+    hands: Mapping[str, Sequence[str | None]], moves: Sequence[Mapping[str, Any]]
+) -> dict[str, list[dict[str, Any]]]:
+    """`memory` of protocol.md v1.2 from the deal's `hands` and the round's `moves`
+    (each with its index `i`), per player, left to right.
+
+    A look is a `peek` (R2.4 at the deal, R7.1 a Jack, R8.2/R8.3 a Queen) or a card
+    the player drew and swapped in (R4.1, R13: they saw it when they drew it). A
+    position's card is replaced by a `swapped` (R5.1) or a `queen` (R8.1, both of
+    its positions). `changed_by` is the `i` of the first replacement after the look
+    when the card seen differs from the card at the reveal, else null.
+    """
+    where: dict[Position, str | None] = {
+        (pid, s): cards[s] for pid, cards in hands.items() for s in range(3)
+    }
+    seen: dict[Position, tuple[str, int]] = {}
+    replaced: dict[Position, list[int]] = {}
+    held: dict[str, str | None] = {}
+    revealed: Mapping[str, Sequence[str | None]] | None = None
+    for move in moves:
+        kind, i = move["kind"], int(move["i"])
+        if kind == "peek":
+            seen[(move["player"], _slot(move["slot"]))] = (move["card"], i)
+        elif kind == "drew":
+            held[move["player"]] = move["card"]
+        elif kind == "swapped":
+            pos = (move["player"], _slot(move["slot"]))
+            card = held.pop(move["player"], None)
+            where[pos] = card
+            replaced.setdefault(pos, []).append(i)
+            if card is not None:  # R4.1, R13: the card swapped in was seen when drawn
+                seen[pos] = (card, i)
+        elif kind == "queen":
+            own = (move["player"], _slot(move["slot"]))
+            other = (move["target"], _slot(move["target_slot"]))
+            where[own], where[other] = move["target_card"], move["own_card"]
+            replaced.setdefault(own, []).append(i)
+            replaced.setdefault(other, []).append(i)
+        elif kind in ("discarded", "jack", "king"):
+            held.pop(move["player"], None)
+        elif kind == "round_over":
+            revealed = move["hands"]
+    out: dict[str, list[dict[str, Any]]] = {}
+    for pid in hands:
+        entries = []
+        for s, label in enumerate(SLOT_LABELS):
+            pos = (pid, s)
+            actual = revealed[pid][s] if revealed is not None and pid in revealed else where[pos]
+            look = seen.get(pos)
+            changed_by = None
+            if look is not None and look[0] != actual:
+                changed_by = next((k for k in replaced.get(pos, ()) if k > look[1]), None)
+            entries.append({"slot": label, "seen": None if look is None else look[0],
+                            "actual": actual, "changed_by": changed_by})
+        out[pid] = entries
+    return out
+
+
+def _slot(label: str) -> int:
+    return SLOT_LABELS.index(label)

@@ -51,8 +51,7 @@ class Options:
     watchers: bool = True  # R18.1: anyone with the link may watch (protocol v1.2)
 
     def to_json(self) -> dict[str, Any]:
-        return {"limit": self.limit, "draw_seconds": self.draw_seconds,
-                "discard_draw": self.discard_draw, "watchers": self.watchers}
+        return {name: getattr(self, name) for name in self.__slots__}  # the fields, in order
 
 
 @dataclass(frozen=True, slots=True)

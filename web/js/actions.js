@@ -12,7 +12,7 @@ import { getState, setState, replaceState } from './store.js';
 import { errorMessage, withToast } from './update.js';
 import { enterRoom, lookUp, sendToRoom, showHome } from './routing.js';
 import { askMove, closeMove, copyMoveLink } from './moving.js';
-import { openReplay, closeReplay, goToStep, togglePlaying } from './replaying.js';
+import { openReplay, closeReplay, goToStep, togglePlaying } from './replay/playing.js';
 import { render } from './paint.js';
 import { nameField, typedCode } from './render/home.js';
 

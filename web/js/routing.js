@@ -19,7 +19,7 @@ import { render, bringPilesIntoView } from './paint.js';
 import { yourTurn } from './feedback.js';
 import { animateMove } from './motion.js';
 import { typedCode } from './render/home.js';
-import { reviewIfOver } from './replaying.js';
+import { reviewIfOver } from './replay/playing.js';
 
 let sock = null;
 

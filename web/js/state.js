@@ -70,7 +70,7 @@ export function initialState() {
     confirmLeave: false, // the "Leave the room?" question is open
     leaving: false, // this player asked to leave: the seat's end is expected (R17.5)
     watching: false, // this page watches the room (R18.1: /r/{code}?watch), no seat
-    replay: null, // a round's replay on screen (R18.2): {code, round, data, steps, step, playing} (replaying.js)
+    replay: null, // a round's replay on screen (R18.2): {code, round, data, steps, step, playing} (replay/playing.js)
     review: null, // this seat's memory review of the round just over (R18.3): {code, round, data}
   };
 }

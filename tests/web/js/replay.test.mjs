@@ -1,4 +1,4 @@
-// The replay's steps (web/js/replay.js, R18.2), the memory review's words
+// The replay's steps (web/js/replay/steps.js, R18.2), the memory review's words
 // (web/js/render/memory.js, R18.3) in every language, and what a watcher's page
 // does with its updates and closes (R18.1: update.js, net.js); under Node
 // (tests/web/test_web_units.py runs this file).
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { setLanguage } from '../../../web/js/i18n.js';
-import { replaySteps, turnOf, moveAt, stepMs } from '../../../web/js/replay.js';
+import { replaySteps, turnOf, moveAt, stepMs } from '../../../web/js/replay/steps.js';
 import { changedBy } from '../../../web/js/render/memory.js';
 import { applyUpdate } from '../../../web/js/update.js';
 import { initialState } from '../../../web/js/state.js';

@@ -1,12 +1,12 @@
 // "What you remembered" (R18.3): on a player's own round results, for each of their
 // three cards, what they were last shown there and what it was at the reveal, and,
 // when the two differ, who changed it and when ("Budi's Queen, turn 9"). From the
-// round's replay (`state.review`, replaying.js); never for a watcher.
+// round's replay (`state.review`, replay/playing.js); never for a watcher.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
-import { moveAt, turnOf } from '../replay.js';
+import { moveAt, turnOf } from '../replay/steps.js';
 import { nameOf } from './parts.js';
 
 /** A card in a sentence: left to right whatever the page's direction ("9♥" has no

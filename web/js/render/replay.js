@@ -1,5 +1,5 @@
 // A round's replay (R18.2): every move in order with every card face up, step by
-// step, playing by itself at a readable pace (replaying.js) or moved by hand. The
+// step, playing by itself at a readable pace (replay/playing.js) or moved by hand. The
 // table as the live one draws it: each seat with its three cards (the move's
 // seat and the positions it touched marked as on the live table: a look, a swap,
 // a Queen's exchange), the stock (its top card face up), the pile, the card drawn

@@ -3,18 +3,18 @@
 // token; a watcher none: R18.2 lets anyone see them while watching is on).
 //
 // - The replay (`state.replay`): opened from the results (render/results.js),
-//   shown by render/replay.js as the steps of replay.js, playing by itself at a
-//   readable pace (replay.js `stepMs`) until paused, stepped by hand both ways.
+//   shown by render/replay.js as the steps of steps.js, playing by itself at a
+//   readable pace (steps.js `stepMs`) until paused, stepped by hand both ways.
 // - The review (`state.review`): on a player's own round results, "What you
 //   remembered" (render/memory.js) is that round's `memory` for this seat; asked
 //   for once per round, as soon as the results come (routing.js `receive`).
 
-import * as api from './api.js';
-import { Status } from './protocol.js';
-import { replaySteps, stepMs } from './replay.js';
-import { loadSeat } from './storage.js';
-import { getState, setState } from './store.js';
-import { errorMessage } from './update.js';
+import * as api from '../api.js';
+import { Status } from '../protocol.js';
+import { replaySteps, stepMs } from './steps.js';
+import { loadSeat } from '../storage.js';
+import { getState, setState } from '../store.js';
+import { errorMessage } from '../update.js';
 
 let timer = null;
 
@@ -79,7 +79,7 @@ export function togglePlaying() {
   schedule();
 }
 
-/** The next step in its time (replay.js `stepMs`), while playing. */
+/** The next step in its time (steps.js `stepMs`), while playing. */
 function schedule() {
   stop();
   const r = getState().replay;
