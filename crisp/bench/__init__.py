@@ -16,6 +16,10 @@ Modules, each importing only those above it:
     client     one websocket per seat, playing random legal moves at the pace
     report     the figures of a run, its table, the side-by-side with the floor
     run        one run against one target: processes, ramp, warm-up, window
+    soak_*     the soak of issue 23 (`crisp bench soak`): client (seats that reconnect
+               and record each action), record (the witness of every published
+               change), account, ramp, faults, report
+    soak       the soak: servers on one Redis under faults, every action accounted for
     cli        the `crisp bench` command line
     matrix     the named runs behind docs/benchmarks.md, and their summary table
     floor      the floor: the stack (FastAPI, uvicorn, redis.asyncio) with no rules
