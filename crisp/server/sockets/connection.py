@@ -59,6 +59,13 @@ class _Refresh:
 
 
 @dataclass(frozen=True)
+class _Resend:
+    """The table this socket last wrote, written again with its news (its measured
+    delay: R18.4): the same version, no events. Never the store's newer table: a
+    change on its way to this socket keeps its events."""
+
+
+@dataclass(frozen=True)
 class _Text:
     text: str
 
@@ -78,7 +85,7 @@ class _Mark:
     version: int  # the state version its save produced
 
 
-_Item = Change | _Refresh | _Snapshot | _Text | _Close
+_Item = Change | _Refresh | _Resend | _Snapshot | _Text | _Close
 
 
 class Connection:
@@ -115,7 +122,7 @@ class Connection:
         self.seq = 0
         self.last_version = -1
         self.started = False
-        self.pending: list[Change | _Refresh] = []
+        self.pending: list[Change | _Refresh | _Resend] = []
         self._awaiting_refresh = False  # an `outcome_unknown` was sent: see `refresh`
         self.end_reason: EndReason | None = None  # why this server ended it
         self.close_code: int | None = None  # the code this server closed with
@@ -124,6 +131,8 @@ class Connection:
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._writing = False
+        # the table last written, for `resend` (one reference: the State is the room's)
+        self._last: tuple[State, list[Event], bool, Shared, int] | None = None
 
     # ---- producers (never block) ----
 
@@ -143,6 +152,10 @@ class Connection:
         waits for; sent even with the version last sent, unless an update went out
         since."""
         self._put(_Refresh(change) if refresh else change)
+
+    def resend(self) -> None:
+        """Queue the table last written, again (`_Resend`)."""
+        self._put(_Resend())
 
     def expect_refresh(self) -> None:
         """The client was told `outcome_unknown` and waits for its next update."""
@@ -253,8 +266,11 @@ class Connection:
                 "room %s: writer for %s ended: %r", self.room_code, self.player_id, exc
             )
 
-    async def _send_item(self, item: Change | _Refresh) -> None:
-        if isinstance(item, _Refresh):
+    async def _send_item(self, item: Change | _Refresh | _Resend) -> None:
+        if isinstance(item, _Resend):
+            if self._last is not None:
+                await self._send_state(*self._last)
+        elif isinstance(item, _Refresh):
             await self._send_change(item.change, refresh=self._awaiting_refresh)
         else:
             await self._send_change(item)
@@ -292,6 +308,7 @@ class Connection:
         frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms(), watchers)
         self.seq += 1
         self.last_version = int(state.version)
+        self._last = (state, [], locked, shared, watchers)
         if claim is not None:
             crash_at("after_look_claim")  # a test hook's crash point (ops/faults.py)
         try:

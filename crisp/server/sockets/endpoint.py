@@ -229,7 +229,7 @@ async def _take_seat(conn: Connection, ctx: ServerContext, token: str) -> bool:
     conn.n = number
     conn.snapshot(doc.state, doc.locked)
     ctx.hub.check_replaced(conn)
-    lag.watch(conn, ctx.hub.refresh)  # R18.4: its delay, measured from now on
+    lag.watch(conn, Connection.resend)  # R18.4: its delay, measured from now on
     ctx.hooks.ws_opened(conn.room_code, conn.player_id)
     log.info(
         "room %s: %s connected (socket %s)", conn.room_code, conn.player_id, conn.id,

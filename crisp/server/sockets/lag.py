@@ -13,9 +13,9 @@ What it is used for:
   (`with_allowance`): the engine credits a call that arrives at most
   min(allowance, 300 ms) after the window's `closes_at` (engine/lateness.py);
 - when the delay shown last would be `LAG_STEP_MS` off (or none was shown and it is
-  that high), the socket gets an update of its own with the current table
-  (`Hub.refresh`), so a phone on a slow network learns it without waiting for the
-  next change of the table.
+  that high), the socket gets an update of its own with the table it was last
+  sent (`Connection.resend`), so a phone on a slow network learns it without
+  waiting for the next change of the table.
 """
 
 from __future__ import annotations
