@@ -214,7 +214,7 @@ def checked(action: object) -> Action:
     if cls is AddBot:
         level = _get(action, "level")
         if type(level) is not str or level not in BOT_LEVELS:
-            raise InvalidAction("level must be easy or normal")
+            raise InvalidAction(f"level must be one of {', '.join(BOT_LEVELS)}")
         return cast(AddBot, action)
     if cls is SetOptions:
         return _options(action)

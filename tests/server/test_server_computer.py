@@ -9,6 +9,8 @@ import itertools
 import random
 from typing import Any
 
+import pytest
+
 from crisp.bench.client import legal_at
 from crisp.bots import THINK_MS, random_move
 from tests.support.play import BotPolicy, drive, drive_all, finished, simple_policy
@@ -251,6 +253,24 @@ async def test_r17_1_bots_in_the_lobby_are_refused_past_eight_seats_and_removabl
     assert bots[0] not in [p["id"] for p in v["players"]]
     answer = await ana.act("add_bot")  # level defaults to normal
     assert next(e for e in answer["events"] if e["kind"] == "bot_added")["level"] == "normal"
+    await close_all([ana])
+
+
+async def test_r17_1_a_hard_computer_player_joins_and_plays_a_round(
+    server: ThreadServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The "hard" level (docs/protocol-additions.md, issue 26) over a real socket: added
+    and named as such, it plays a whole round by the rules (no refused move is
+    logged) and confirms its end."""
+    code, pid, token = await create_room(server, "Ana")
+    ana = await Player.join(server, code, pid, token)
+    (bot,) = await add_bots(ana, "hard")  # checks its bot_added event's level
+    seat = next(p for p in ana.view["players"] if p["id"] == bot)
+    assert seat["is_bot"] and seat["bot_level"] == "hard"
+    await ana.act("start")
+    await drive(ana, simple_policy, finished(("round_over", "game_over")))
+    assert len(acts_of(ana, bot)) > 1
+    assert not [r for r in caplog.records if "computer move" in r.getMessage()]  # refused
     await close_all([ana])
 
 

@@ -103,19 +103,26 @@ async def test_draw_timer_set_before_a_crash_fires_after_the_restart(
     v = await ana.wait_view(lambda v: v["status"] == "playing")
     deadline = v["turn"]["draw_deadline"]
     assert v["turn"]["player"] == "p2" and deadline is not None
+    crashed = await a.now_ms()
     a.kill()
     # a new process starts (its clock behind the deadline): nothing fires yet
     b = spawn_crisp(CRISP_REDIS_URL=shared_url)
+    await b.advance(to=crashed)  # game time goes on from the crash
     state = await stored_state(shared_url, code)
     assert state.turn is not None and state.turn.player == 1 and not state.discard
-    # nobody connects, and the process comes up 5 s after the deadline: its scheduler
-    # fires the timer from the store (R14.2a), and the next turn counts from the
-    # deadline, not from the restart (R14.3)
+    # Both phones reconnect to it at once (before their seats' leases even ran out:
+    # the table was never without a human, R17.6), and Ben, whose turn it is, does
+    # nothing. 5 s past the deadline, its scheduler has fired the timer from the store
+    # (R14.2a: he is connected, so the computer does not play for him), and the next
+    # turn counts from the deadline, not from the restart (R14.3).
+    ana = await Player.join(b, code, pid, token)
+    ben = await Player.join(b, code, pid2, token2)
     await b.advance(to=deadline + 5_000)
     state = await stored_state(shared_url, code)
     assert [c.text for c in state.discard] == SCRIPT[6:7]
     assert state.turn is not None and state.turn.player == 0
     assert state.turn.may_start_at == deadline
+    await close_all([ana, ben])
 
 
 async def test_two_processes_share_one_redis(
