@@ -166,8 +166,9 @@ class RoomChanges:
                 save_id = secrets.token_hex(4)
                 record, log = round_record.follow(new_doc.record, out.events,
                                                   new_doc.state.options, now)
-                new_doc = out.doc = new_doc.with_(
-                    saves=(save_id, *new_doc.saves)[:RECENT_SAVES], record=record)
+                new_doc = out.doc = _above_seen(
+                    new_doc.with_(saves=(save_id, *new_doc.saves)[:RECENT_SAVES], record=record),
+                    doc, self.docs.seen(room_code))
                 text, message = save_texts(new_doc, out.events, version + 1)
                 if not out.events and changed <= {"computer", "watchers"}:
                     # only the computer's plans or the watchers changed: nothing to
@@ -200,6 +201,22 @@ class RoomChanges:
                 self.hooks.save_conflict(room_code)
                 await asyncio.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
         raise RoomBusy(room_code)
+
+
+def _above_seen(new: RoomDoc, old: RoomDoc, seen: int) -> RoomDoc:
+    """`new`, its table's version moved above `seen` (the highest this process has
+    seen of the room) if it is not above it already while the table changed, or was
+    below it anyway: the stored room went back (a Redis master lost with an
+    acknowledged write), and a version the players were shown must not come again
+    for another table (protocol.md: two updates with one version show one table)."""
+    version = new.state.version
+    if version > seen or (version == seen and version == old.state.version):
+        return new
+    state = new.state.copy()
+    state.version = seen + 1
+    log.warning("room %s: the stored room went back to table version %d; saved as %d, "
+                "above the %d seen here", new.room_code, old.state.version, state.version, seen)
+    return new.with_(state=state)
 
 
 def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:

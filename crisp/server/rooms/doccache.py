@@ -13,6 +13,13 @@ can never be mistaken for each other.
 
 Documents are never changed in place (the engine copies), so one parsed
 document can serve every change that starts from it.
+
+It also remembers the highest state version this process has seen of each room
+(saved, loaded, or handed to its sockets: `see`, `seen`), kept when a document is
+forgotten: after a Redis master is lost with an acknowledged write, the stored
+room goes back to an older version, and the next change must not give its table
+a version the players were already shown (issue 27: `RoomChanges.mutate` saves it
+above `seen`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ class DocCache:
     def __init__(self, size: int = MAX_ROOMS) -> None:
         self.size = size
         self._docs: dict[str, tuple[int, str, RoomDoc, float]] = {}
+        self._seen: dict[str, int] = {}  # room -> the highest state version seen here
 
     def parse(self, room_code: str, found: Versioned) -> RoomDoc:
         """`RoomDoc.loads(found.doc)`, without the parse if this version's text was seen."""
@@ -58,6 +66,19 @@ class DocCache:
         self._docs[room_code] = (version, text, doc, time.monotonic())
         if len(self._docs) > self.size:
             del self._docs[next(iter(self._docs))]
+        self.see(room_code, doc.state.version)
+
+    def see(self, room_code: str, state_version: int) -> None:
+        """This process saved, loaded or sent a table of the room with this version."""
+        seen = self._seen.get(room_code)
+        if seen is None or state_version > seen:
+            if seen is None and len(self._seen) >= 4 * self.size:
+                del self._seen[next(iter(self._seen))]  # the room seen first goes
+            self._seen[room_code] = state_version
+
+    def seen(self, room_code: str) -> int:
+        """The highest state version of the room this process has seen (-1: none)."""
+        return self._seen.get(room_code, -1)
 
     def forget(self, room_code: str) -> None:
         """The room's entry is out of date (a compare-and-set failed on it)."""

@@ -31,12 +31,16 @@ of the watchers (R18.1, rooms/watchers.py): only their number is published.
 rooms/round_record.py).
 
 Published message (JSON text), one per saved change:
-    {"t": "change", "v": <store version>, "state": <State.to_json()>,
+    {"t": "change", "v": <store version>, "sv": <state version>, "state": <State.to_json()>,
      "events": [<Event.to_json()>...], "conns": {...}, "seats": [player ids],
      "locked": bool, "watchers": int}
 `v` is the version the store gave this save (the compare-and-set's expected
 version + 1), so a process can tell a stale message from a new one and notice
-one it missed. `seats` lists the players who hold a seat (`Change.player_ids`).
+one it missed; `sv` is the table's version (`state.version`), read with `v`
+without parsing the rest (`message_versions`): a change whose store version is not
+new but whose table is (the stored room went back, a Redis master lost with a
+write) is applied all the same (hub.py). `seats` lists the players who hold a
+seat (`Change.player_ids`).
 Every process fans it out to its local sockets without reloading the room; a
 document loaded from the store gives the same `Change` (`Change.of_doc`), with
 no events. The process that saved a change hands it to its own sockets at once
@@ -61,6 +65,7 @@ from crisp.server.wire.projection import Shared
 
 DOC_VERSION = 1
 _MESSAGE_HEAD = '{"t":"change","v":'
+_STATE_VERSION = ',"sv":'
 
 
 def _state_json(state: State) -> orjson.Fragment:
@@ -222,6 +227,7 @@ def change_message(
         {
             "t": "change",
             "v": room_version,
+            "sv": doc.state.version,
             "state": _state_json(doc.state) if state_json is None else state_json,
             "events": [ev.to_json() for ev in events],
             "conns": {pid: {"id": c.id, "n": c.n} for pid, c in doc.conns.items()},
@@ -235,11 +241,25 @@ def change_message(
 def message_version(text: str) -> int | None:
     """The `v` of a change message, read without parsing the rest (None if the
     message does not start as `change_message` writes it)."""
+    return message_versions(text)[0]
+
+
+def message_versions(text: str) -> tuple[int | None, int | None]:
+    """The `v` (store version) and `sv` (table version) of a change message, read
+    without parsing the rest (None for what the message does not start with as
+    `change_message` writes it)."""
     if not text.startswith(_MESSAGE_HEAD):
-        return None
+        return None, None
     end = text.find(",", len(_MESSAGE_HEAD))
     digits = text[len(_MESSAGE_HEAD) : end]
-    return int(digits) if end > 0 and digits.isdigit() else None
+    if end <= 0 or not digits.isdigit():
+        return None, None
+    if not text.startswith(_STATE_VERSION, end):
+        return int(digits), None
+    start = end + len(_STATE_VERSION)
+    stop = text.find(",", start)
+    sv = text[start:stop]
+    return int(digits), int(sv) if stop > 0 and sv.isdigit() else None
 
 
 def parse_message(text: str) -> Change | None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from crisp.engine import State
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.doccache import DocCache
-from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_version, parse_message
+from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_versions, parse_message
 from crisp.server.rooms.seat_moves import MOVED
 from crisp.server.sockets.connection import Connection
 from crisp.server.wire.vocabulary import CloseCode, EndReason
@@ -46,6 +46,7 @@ class _LocalRoom:
     latest_conns: dict[str, ConnRef] = field(default_factory=dict)
     player_ids: frozenset[str] | None = None  # the seated players, as last published
     version: int | None = None  # the store version of the newest change applied here
+    table: int = -1  # the state version of the newest change applied here
 
 
 class Hub:
@@ -166,8 +167,9 @@ class Hub:
         if room is None:
             return
         seen = room.version
-        version = message_version(message)
-        if seen is not None and version is not None and version <= seen:
+        version, table = message_versions(message)
+        if seen is not None and version is not None and version <= seen \
+                and (table is None or table <= room.table):  # fmt: skip
             return  # applied already (`local_change`), or stale: not even parsed
         try:
             change = parse_message(message)
@@ -183,13 +185,20 @@ class Hub:
         applied already; True if it was applied."""
         last = room.version
         if last is not None and change.room_version <= last:
-            return False  # a reload overtook this message: it is stale
+            if change.version <= room.table:
+                return False  # a reload overtook this message: it is stale
+            # A newer table under a store version not newer: the stored room went back
+            # (a Redis master lost with a write, issue 27); its changes go on from here.
+            log.warning("room %s: the store's version went back from %d to %d",
+                        room_code, last, change.room_version)
         if last is not None and change.room_version > last + 1:
             # Each message holds the whole room, so this one brings the sockets up to
             # date; only the missed events are gone (owed looks come back, R16.3).
             log.debug("room %s: changes %d..%d not seen here", room_code, last + 1,
                       change.room_version - 1)
         room.version = change.room_version
+        room.table = max(room.table, change.version)
+        self.docs.see(room_code, change.version)
         room.latest_conns = change.conns
         room.player_ids = change.player_ids
         sent = 0
@@ -225,6 +234,14 @@ class Hub:
         socket the current table (each skips it if it has that version already)."""
         change = await self._load(room_code, lambda: room_code in self.rooms)
         room = self.rooms.get(room_code)
+        if change is not None and room is not None and room.version is not None \
+                and change.room_version < room.version:  # fmt: skip
+            # The store has an older room than this process applied: it went back (a
+            # Redis master lost with a write, issue 27). Its next changes go on from
+            # the stored version (their tables are newer: changes.py saves them so).
+            log.warning("room %s: the store's version went back from %d to %d", room_code,
+                        room.version, change.room_version)
+            room.version = change.room_version
         if change is not None and room is not None and self._apply(room_code, room, change):
             log.info("room %s: changes missed during a pub/sub loss, reloaded (version %d)",
                      room_code, change.room_version)
