@@ -32,6 +32,7 @@ from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.metrics import CONTENT_TYPE, PrometheusHooks
 from crisp.server.ops.settings import Settings
 from crisp.server.sockets.endpoint import websocket_endpoint
+from crisp.server.sockets.route import DirectSockets
 from crisp.server.wire.failures import error_response
 from crisp.server.wire.vocabulary import ServerErrorCode
 
@@ -58,6 +59,8 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)  # outermost of these: HEAD runs every step as GET
+    # /ws/{code} straight to its endpoint, past the layers above (issue 27)
+    app.add_middleware(DirectSockets, endpoint=websocket_endpoint)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -176,10 +176,13 @@ class Store(ABC):
         then advances the room and save()s it, which sets the real next deadline."""
 
     @abstractmethod
-    async def next_due_ms(self) -> int | None:
+    async def next_due_ms(self, *, known_ms: int = 0) -> int | None:
         """The earliest scheduled deadline (possibly already past), or None.
         (RedisClusterStore: as this process knows it; a deadline another process
-        set is seen within a second, docs/store.md "Redis Cluster".)"""
+        set is seen within a second, docs/store.md "Redis Cluster".) `known_ms`: it
+        may answer from what this process read of the schedule in the last `known_ms`
+        ms and its own changes since, without asking the backend again (the
+        scheduler, right after its claim read the schedule: issue 27)."""
 
     @abstractmethod
     async def put_leases(self, leases: Sequence[Lease], until_ms: int) -> None:

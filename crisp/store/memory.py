@@ -255,7 +255,7 @@ class MemoryStore(Store):
             self._set_deadline(code, now_ms + lease_ms)
         return claimed
 
-    async def next_due_ms(self) -> int | None:
+    async def next_due_ms(self, *, known_ms: int = 0) -> int | None:
         self._pop_stale()
         return self._heap[0][0] if self._heap else None
 

@@ -309,8 +309,8 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
         return await self._schedules.claim("deadlines", now_ms, now_ms + lease_ms, limit)
 
-    async def next_due_ms(self) -> int | None:
-        return await self._schedules.next_due_ms()
+    async def next_due_ms(self, *, known_ms: int = 0) -> int | None:
+        return await self._schedules.next_due_ms(known_ms / 1000)
 
     # -- presence leases (redis_leases.py) ----------------------------------------
 

@@ -187,11 +187,11 @@ class ShardSchedules:
             claimed += [str(m) for m in got]
         return claimed
 
-    async def next_due_ms(self) -> int | None:
+    async def next_due_ms(self, known_s: float = 0.0) -> int | None:
         """The earliest deadline this process knows of (reading the shards it last
-        read `known_for_s` ago or more), or None."""
+        read `known_for_s`, or `known_s` if longer, ago or more), or None."""
         heads = self._known["deadlines"]
-        stale = time.monotonic() - self._known_for_s
+        stale = time.monotonic() - max(self._known_for_s, known_s)
         which = [i for i, h in enumerate(heads) if h.read_at <= stale]
         if which:
             async with self._guard():

@@ -122,16 +122,28 @@ if #due > 0 then return due end
 return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 """
 
-# KEYS: leases.  ARGV: until_ms, members...
+# KEYS: leases.  ARGV: until_ms, members...  Per member 1 (held: extended) or 0.
+# Two commands for the whole batch (ZMSCORE, one ZADD; issue 27) where Redis >= 6.2
+# has ZMSCORE, else a ZSCORE and a ZADD per member.
 RENEW_LEASES = """
 local out = {}
-for i = 2, #ARGV do
-  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
-    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i])
-    out[#out + 1] = 1
-  else
-    out[#out + 1] = 0
+for first = 2, #ARGV, 500 do
+  local last = math.min(first + 499, #ARGV)
+  local scores = redis.pcall('ZMSCORE', KEYS[1], unpack(ARGV, first, last))
+  local extend = {}
+  for i = first, last do
+    local held
+    if type(scores) == 'table' and scores.err == nil then held = scores[i - first + 1]
+    else held = redis.call('ZSCORE', KEYS[1], ARGV[i]) end
+    if held then
+      extend[#extend + 1] = ARGV[1]
+      extend[#extend + 1] = ARGV[i]
+      out[i - 1] = 1
+    else
+      out[i - 1] = 0
+    end
   end
+  if #extend > 0 then redis.call('ZADD', KEYS[1], unpack(extend)) end
 end
 return out
 """

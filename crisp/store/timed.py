@@ -103,8 +103,8 @@ class TimedStore(Store):
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int = 100) -> list[str]:
         return await self._call("claim_due", None, self.inner.claim_due(now_ms, lease_ms, limit))
 
-    async def next_due_ms(self) -> int | None:
-        return await self._call("next_due_ms", None, self.inner.next_due_ms())
+    async def next_due_ms(self, *, known_ms: int = 0) -> int | None:
+        return await self._call("next_due_ms", None, self.inner.next_due_ms(known_ms=known_ms))
 
     async def room_count(self) -> int:
         return await self._call("room_count", None, self.inner.room_count())

@@ -80,7 +80,8 @@ class Scheduler:
         return await self._delay()
 
     async def _delay(self) -> int:
-        due = await self.store.next_due_ms()
+        # what the claim just read of the schedule (and this process's saves since)
+        due = await self.store.next_due_ms(known_ms=self.poll_ms)
         now = self.clock.now_ms()
         wait = self.poll_ms if due is None else max(0, min(self.poll_ms, due - now))
         return max(0, min(wait, self._next_lease_check - now))

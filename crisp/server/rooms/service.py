@@ -385,6 +385,8 @@ def _seat_holders(doc: RoomDoc, state: State) -> RoomDoc:
     a seat removed in the lobby is gone, one removed during a game is the
     computer's now and its token is revoked (R17.5: its hello gets 4403)."""
     humans = {p.id for p in state.players if p.bot_level is None}
+    if humans.issuperset(doc.token_hashes) and humans.issuperset(doc.conns):
+        return doc.with_(state=state)  # every token's seat is still a human's: as it was
     token_hashes = {k: v for k, v in doc.token_hashes.items() if k in humans}
     seated = {p.id for p in state.players}
     revoked = doc.revoked | {

@@ -132,7 +132,7 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self._writing = False
         # the table last written, for `resend` (one reference: the State is the room's)
-        self._last: tuple[State, list[Event], bool, Shared, int] | None = None
+        self._last: tuple[State, list[Event], bool, Shared | None, int] | None = None
 
     # ---- producers (never block) ----
 
@@ -308,7 +308,9 @@ class Connection:
         frame = shared.frame_at(state, self.room_code, locked, self.clock.now_ms(), watchers)
         self.seq += 1
         self.last_version = int(state.version)
-        self._last = (state, [], locked, shared, watchers)
+        # not the frame (`shared`): it would keep a table's text alive per socket for
+        # a resend that is rare (issue 27: memory per socket); a resend makes its own
+        self._last = (state, [], locked, None, watchers)
         if claim is not None:
             crash_at("after_look_claim")  # a test hook's crash point (ops/faults.py)
         try:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import statistics
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -44,12 +43,13 @@ LAG_STEP_MS = 50  # a change of the delay this large is sent to the phone at onc
 class LagMeter:
     """One connection's round trips and the delay they give."""
 
-    __slots__ = ("_rtts", "sent", "task")
+    __slots__ = ("_rtts", "sent", "timer")
 
     def __init__(self) -> None:
         self._rtts: collections.deque[float] = collections.deque(maxlen=SAMPLES)
         self.sent: int | None = None  # the `lag_ms` of the last update written
-        self.task: asyncio.Task[None] | None = None  # the pinging, while the socket lives
+        # the next ping, while the socket lives (a timer, not a task per socket: issue 27)
+        self.timer: asyncio.TimerHandle | None = None
 
     def add(self, rtt_ms: float) -> None:
         """A measured round trip, in ms."""
@@ -74,9 +74,9 @@ class LagMeter:
 
     def stop(self) -> None:
         """Stop pinging (the socket ended)."""
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
 
 def with_allowance(action: Action, meter: LagMeter) -> Action:
@@ -90,30 +90,32 @@ def with_allowance(action: Action, meter: LagMeter) -> Action:
 
 def watch(conn: Connection, on_news: Callable[[Connection], None]) -> None:
     """Start pinging `conn` (when its websocket layer can: `edge/pings.py`);
-    `on_news(conn)` when its delay is worth an update of its own."""
+    `on_news(conn)` when its delay is worth an update of its own. A timer of the
+    loop per socket, each ping's pong a callback: no task, future or timeout per
+    socket or ping (issue 27)."""
     ping = conn.ws.scope.get(PING_KEY)
-    if ping is None or conn.lag.task is not None:
+    if ping is None or conn.lag.timer is not None:
         return
-    name = f"ws-lag-{conn.room_code}-{conn.player_id}"
-    conn.lag.task = asyncio.create_task(_pinging(conn, ping, on_news), name=name)
-
-
-async def _pinging(conn: Connection, ping: Ping, on_news: Callable[[Connection], None]) -> None:
-    """Ping until the socket closes; a pong later than `PONG_WAIT_S` is not counted."""
-    meter = conn.lag
     loop = asyncio.get_running_loop()
-    await asyncio.sleep(FIRST_PING_S)
-    while not conn.closing:
-        pong: asyncio.Future[float] = loop.create_future()
+    conn.lag.timer = loop.call_later(FIRST_PING_S, _ping, conn, ping, on_news, loop)
 
-        def on_pong(rtt_ms: float, pong: asyncio.Future[float] = pong) -> None:
-            if not pong.done():
-                pong.set_result(rtt_ms)
 
-        if not ping(on_pong):
-            return  # the socket is closing
-        with contextlib.suppress(TimeoutError):
-            meter.add(await asyncio.wait_for(pong, PONG_WAIT_S))
+def _ping(conn: Connection, ping: Ping, on_news: Callable[[Connection], None],
+          loop: asyncio.AbstractEventLoop) -> None:  # fmt: skip
+    """One ping, and the next one `PING_EVERY_S` later, until the socket closes; a pong
+    later than `PONG_WAIT_S` is not counted."""
+    meter = conn.lag
+    if conn.closing or meter.timer is None:
+        meter.timer = None
+        return
+
+    def on_pong(rtt_ms: float) -> None:
+        if rtt_ms <= PONG_WAIT_S * 1000 and not conn.closing:
+            meter.add(rtt_ms)
             if meter.news:
                 on_news(conn)
-        await asyncio.sleep(PING_EVERY_S)
+
+    if not ping(on_pong):
+        meter.timer = None  # the socket is closing
+        return
+    meter.timer = loop.call_later(PING_EVERY_S, _ping, conn, ping, on_news, loop)
