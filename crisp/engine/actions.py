@@ -8,9 +8,9 @@ from typing import Any, cast
 
 from .errors import InvalidAction
 from .state import BOT_LEVELS
-from .vocabulary import SOURCE_OF, Slot, Source
+from .vocabulary import SOURCE_OF, ActionType, BotLevel, Slot, Source
 
-SLOTS: tuple[str, str, str] = ("left", "middle", "right")  # the labels of Slot, in order
+SLOTS: tuple[str, ...] = tuple(slot.label for slot in Slot)  # Slot's labels, in order
 LIMITS = (50, 100, 150)  # R15.1
 DRAW_SECONDS = (30, 45, 60, None)  # R14.1
 
@@ -48,7 +48,7 @@ class Kick:
 class AddBot:
     """Host, lobby: a computer player takes a new seat (R17.1)."""
 
-    level: str = "normal"
+    level: str = BotLevel.NORMAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +125,12 @@ Action = (
     | CallCrisp | NextRound | Rematch | AddBot | Leave
 )
 
-TYPE_OF: dict[type, str] = {
-    SetOptions: "options", Start: "start", Kick: "kick", Ready: "ready", Draw: "draw",
-    Swap: "swap", Discard: "discard", UseJack: "jack", UseQueen: "queen", UseKing: "king",
-    CallCrisp: "crisp", NextRound: "next_round", Rematch: "rematch",
-    AddBot: "add_bot", Leave: "leave",  # protocol v1.1
+A = ActionType
+TYPE_OF: dict[type, ActionType] = {
+    SetOptions: A.OPTIONS, Start: A.START, Kick: A.KICK, Ready: A.READY, Draw: A.DRAW,
+    Swap: A.SWAP, Discard: A.DISCARD, UseJack: A.JACK, UseQueen: A.QUEEN, UseKing: A.KING,
+    CallCrisp: A.CRISP, NextRound: A.NEXT_ROUND, Rematch: A.REMATCH,
+    AddBot: A.ADD_BOT, Leave: A.LEAVE,  # protocol v1.1
 }
 CLASS_OF: dict[str, type] = {kind: cls for cls, kind in TYPE_OF.items()}
 ACTION_TYPES: tuple[str, ...] = tuple(TYPE_OF.values())  # protocol order
@@ -213,7 +214,7 @@ def checked(action: object) -> Action:
         return Kick(_player(_get(action, "player"), "player"))
     if cls is AddBot:
         level = _get(action, "level")
-        if type(level) is not str or level not in BOT_LEVELS:
+        if not isinstance(level, str) or level not in BOT_LEVELS:
             raise InvalidAction(f"level must be one of {', '.join(BOT_LEVELS)}")
         return cast(AddBot, action)
     if cls is SetOptions:

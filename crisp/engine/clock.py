@@ -10,7 +10,7 @@ from .presence import apply_presence, paused, presence_deadline
 from .rounds import end_peek, end_turn
 from .state import State
 from .turns import take_from_stock
-from .vocabulary import PEEK, PLAYING
+from .vocabulary import PEEK, PLAYING, EventKind
 
 
 def next_deadline(state: State) -> int | None:
@@ -65,14 +65,14 @@ def time_out(state: State, at: int, events: list[Event]) -> None:
     turn = state.turn
     assert turn is not None
     player = state.players[turn.player]
-    events.append(Event("timeout", {"player": player.id}))
+    events.append(Event(EventKind.TIMEOUT, {"player": player.id}))
     card = state.holding
     if card is None and not turn.started:
         card = take_from_stock(state, events)  # R14.2a: the turn's first draw, made for them
     if card is not None:  # R14.2b: a held card is discarded unused, a King too
         state.holding = None
         state.discard.append(card)
-        events.append(Event("discarded", {"player": player.id, "card": card.text,
+        events.append(Event(EventKind.DISCARDED, {"player": player.id, "card": card.text,
                                           "timeout": True}))
     turn.extra_draws = 0  # R14.2c (revised): nothing is drawn for an extra draw not yet made
     end_turn(state, at, True, events)  # R14.2d: no crisp call, no window; R9.3: the Kings

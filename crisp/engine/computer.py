@@ -10,9 +10,9 @@ from .clock import at_moment
 from .legality import has_window
 from .presence import paused
 from .state import State
-from .vocabulary import PEEK, PLAYING, ROUND_OVER
+from .vocabulary import PEEK, PLAYING, ROUND_OVER, BotLevel
 
-AWAY_LEVEL = "normal"  # the level the computer plays an away seat at (R17.2)
+AWAY_LEVEL = BotLevel.NORMAL  # the level the computer plays an away seat at (R17.2)
 
 
 def computer_seats(state: State, now: int) -> list[tuple[str, str]]:

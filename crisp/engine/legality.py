@@ -17,18 +17,19 @@ from .errors import (
     IllegalAction,
 )
 from .state import MAX_PLAYERS, MIN_PLAYERS, State
-from .vocabulary import GAME_OVER, LOBBY, PEEK, PLAYING, ROUND_OVER, STOCK
+from .vocabulary import GAME_OVER, LOBBY, PEEK, PLAYING, ROUND_OVER, STOCK, ActionType, Status
 
-HOST_ONLY = {"options": LOBBY, "start": LOBBY, "add_bot": LOBBY,
-             "next_round": ROUND_OVER, "rematch": GAME_OVER}
-SPECIAL_RANK = {"jack": "J", "queen": "Q", "king": "K"}
-TURN_TYPES = ("draw", "swap", "discard", "jack", "queen", "king", "crisp")
-ROOM_TYPES = ("kick", "add_bot", "leave")  # the seats themselves (R17.1, R17.5)
+A = ActionType
+HOST_ONLY: dict[str, Status] = {A.OPTIONS: LOBBY, A.START: LOBBY, A.ADD_BOT: LOBBY,
+                               A.NEXT_ROUND: ROUND_OVER, A.REMATCH: GAME_OVER}
+SPECIAL_RANK: dict[str, str] = {A.JACK: "J", A.QUEEN: "Q", A.KING: "K"}
+TURN_TYPES = (A.DRAW, A.SWAP, A.DISCARD, A.JACK, A.QUEEN, A.KING, A.CRISP)
+ROOM_TYPES = (A.KICK, A.ADD_BOT, A.LEAVE)  # the seats themselves (R17.1, R17.5)
 # What `legal_types` tries, in protocol order: outside play; during play for the seat
 # that plays or may call; for any other seat during play (add_bot is for the lobby).
 OTHER_TYPES = tuple(t for t in ACTION_TYPES if t not in TURN_TYPES)
-PLAY_TYPES = tuple(t for t in ACTION_TYPES if t in TURN_TYPES or t in ("kick", "leave"))
-IN_PLAY_ROOM_TYPES = ("kick", "leave")
+PLAY_TYPES = tuple(t for t in ACTION_TYPES if t in TURN_TYPES or t in (A.KICK, A.LEAVE))
+IN_PLAY_ROOM_TYPES = (A.KICK, A.LEAVE)
 
 # A refusal: (protocol error code, message, rule id or None).
 Refusal = tuple[ErrorCode, str, str | None]
@@ -48,30 +49,30 @@ def check_type(state: State, seat: int, kind: str, now: int) -> None:
 def refusal(state: State, seat: int, kind: str, now: int) -> Refusal | None:
     """Why `seat` may not take an action of type `kind` now, or None if it may."""
     player = state.players[seat]
-    if kind in HOST_ONLY or kind == "kick":
+    if kind in HOST_ONLY or kind == A.KICK:
         if player.id != state.host or state.host_pending:  # R17.4: pending: no host yet
             return (NOT_HOST, f"only the host may {kind}", None)
-        if kind == "kick":
+        if kind == A.KICK:
             return _kick_refusal(state, seat)
         if state.status != HOST_ONLY[kind]:
             return (WRONG_PHASE, f"{kind} is for the {HOST_ONLY[kind]} phase", None)
         n = len(state.players)
-        if kind == "start" and not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        if kind == A.START and not MIN_PLAYERS <= n <= MAX_PLAYERS:
             return (ILLEGAL, "a game needs 2 to 8 players", "R1.1")
-        if kind == "add_bot" and n >= MAX_PLAYERS:
+        if kind == A.ADD_BOT and n >= MAX_PLAYERS:
             return (ROOM_FULL, "the room has 8 players", "R17.1")
         return None
-    if kind == "leave":
+    if kind == A.LEAVE:
         if player.bot_level is not None:
             return (ILLEGAL, "a computer player does not leave", "R17.5")
         return None
-    if kind == "ready":
+    if kind == A.READY:
         if state.status not in (PEEK, ROUND_OVER):
             return (WRONG_PHASE, "ready is for the peek phase or a round's end", "R16.2")
         if player.ready:
             return (ILLEGAL, "already ready", "R16.2")
         return None
-    if kind == "crisp":
+    if kind == A.CRISP:
         return _crisp_refusal(state, seat)
     return _turn_refusal(state, seat, kind, now)
 
@@ -114,7 +115,7 @@ def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | Non
     if turn.player != seat:
         return (NOT_YOUR_TURN, f"it is {state.players[turn.player].name}'s turn", "R3.1")
     held = state.holding
-    if kind == "draw":
+    if kind == A.DRAW:
         if held is not None:
             return (ILLEGAL, "resolve the card you hold first", "R3.2")
         if now < turn.may_start_at:
@@ -123,10 +124,10 @@ def _turn_refusal(state: State, seat: int, kind: str, now: int) -> Refusal | Non
     if held is None:
         return (ILLEGAL, "draw a card first", "R5")
     from_stock = turn.drawn_from == STOCK
-    if kind == "swap":
+    if kind == A.SWAP:
         if from_stock and held.face:
             return (ILLEGAL, "a J, Q or K from the stock never enters a hand", "R6.1")
-    elif kind == "discard":
+    elif kind == A.DISCARD:
         if not from_stock:
             return (ILLEGAL, "a card taken from the discard pile must be swapped", "R13.2")
         if held.rank == "K":

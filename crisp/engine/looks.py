@@ -13,7 +13,7 @@ from __future__ import annotations
 from .cards import Card
 from .events import Event
 from .state import Look, State
-from .vocabulary import Slot
+from .vocabulary import EventKind, Slot
 
 
 def record(state: State, seat: int, slot: Slot, card: Card, why: str) -> int:
@@ -39,7 +39,7 @@ def peek(state: State, seat: int, slot: Slot, why: str) -> Event:
     card = player.hand[slot]
     assert card is not None
     seq = record(state, seat, slot, card, why)
-    return Event("peek", {"player": player.id, "slot": slot.label, "card": card.text},
+    return Event(EventKind.PEEK, {"player": player.id, "slot": slot.label, "card": card.text},
                  to=player.id, look=seq)
 
 
@@ -55,7 +55,7 @@ def owed_peeks(state: State, player: str, delivered: int) -> list[Event]:
     (the highest `seq` the server knows reached one of the seat's live connections),
     in the order they arose (R16.3 revised). Each carries its `look` seq."""
     return [
-        Event("peek", {"player": player, "slot": look.slot.label, "card": look.card.text},
+        Event(EventKind.PEEK, {"player": player, "slot": look.slot.label, "card": look.card.text},
               to=player, look=look.seq)
         for look in looks_for(state, player) if look.seq > delivered
     ]

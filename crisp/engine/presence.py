@@ -21,7 +21,7 @@ from __future__ import annotations
 from .events import Event
 from .state import State
 from .timing import AWAY_MS, HOST_AWAY_MS, deadline_from, scaled
-from .vocabulary import PLAYING
+from .vocabulary import PLAYING, BotLevel, EventKind
 
 
 def paused(state: State) -> bool:
@@ -70,7 +70,7 @@ def apply_presence(state: State, due: int, events: list[Event]) -> bool:
     for p in state.players:
         if p.gone_since is not None and not p.away and p.gone_since + away_ms == due:
             p.away = True  # R17.2
-            events.append(Event("away", {"player": p.id}))
+            events.append(Event(EventKind.AWAY, {"player": p.id}))
             applied = True
     if _host_deadline(state) == due:
         pass_host(state, events)  # R17.4
@@ -85,7 +85,7 @@ def pass_host(state: State, events: list[Event]) -> None:
         if p.bot_level is None and p.connected and p.id != state.host:
             state.host = p.id
             state.host_pending = False
-            events.append(Event("host_changed", {"player": p.id}))
+            events.append(Event(EventKind.HOST_CHANGED, {"player": p.id}))
             return
     state.host_pending = True
 
@@ -100,17 +100,17 @@ def arrived(state: State, seat: int, now: int, events: list[Event]) -> None:
     since = max((q.gone_since for q in humans if q.gone_since is not None), default=None)
     p.connected = True
     p.gone_since = None
-    events.append(Event("connected", {"player": p.id}))
+    events.append(Event(EventKind.CONNECTED, {"player": p.id}))
     if p.away:
         p.away = False
-        events.append(Event("back", {"player": p.id}))
+        events.append(Event(EventKind.BACK, {"player": p.id}))
     if was_paused:
         resume(state, now, None if all_away else since)
     if state.host_pending:
         state.host_pending = False
         if state.host != p.id:
             state.host = p.id
-            events.append(Event("host_changed", {"player": p.id}))
+            events.append(Event(EventKind.HOST_CHANGED, {"player": p.id}))
 
 
 def resume(state: State, now: int, since: int | None = None) -> None:
@@ -129,11 +129,11 @@ def to_computer(state: State, seat: int, events: list[Event]) -> None:
     """R17.5: a seat removed during a game is played by a "normal" computer player
     for the rest of the game; a host who leaves hands the role on (R17.4)."""
     p = state.players[seat]
-    p.bot_level = "normal"
+    p.bot_level = BotLevel.NORMAL
     p.connected = False
     p.away = False
     p.gone_since = None
-    events.append(Event("took_over", {"player": p.id}))
+    events.append(Event(EventKind.TOOK_OVER, {"player": p.id}))
     if p.id == state.host:
         pass_host(state, events)
     mark_abandoned(state)

@@ -18,15 +18,17 @@ from typing import Any
 
 from .events import Event, unredacted
 from .rounds import DEAL_FIELDS
+from .vocabulary import EventKind, Slot
 
 # Game events of a round (protocol.md "Events"); presence and lobby events are left
 # out of the record (protocol v1.2 allows it): joined, left, connected, disconnected,
 # options, away, back, host_changed, bot_added, rematch.
+K = EventKind
 MOVE_KINDS = frozenset({
-    "peek", "ready", "turn_started", "drew", "swapped", "discarded", "jack", "queen", "king",
-    "stock_rebuilt", "crisp", "timeout", "took_over", "round_over", "game_over",
+    K.PEEK, K.READY, K.TURN_STARTED, K.DREW, K.SWAPPED, K.DISCARDED, K.JACK, K.QUEEN, K.KING,
+    K.STOCK_REBUILT, K.CRISP, K.TIMEOUT, K.TOOK_OVER, K.ROUND_OVER, K.GAME_OVER,
 })
-END_KINDS = frozenset({"round_over"})  # the move that closes a round's record
+END_KINDS = frozenset({K.ROUND_OVER})  # the move that closes a round's record
 
 
 def header_of(event: Event, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,7 +52,7 @@ def replay(header: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> dic
     moves, the reveal (from `round_over`) and every player's `memory` (R18.3)."""
     reveal = None
     for move in moves:
-        if move["kind"] == "round_over":
+        if move["kind"] == K.ROUND_OVER:
             reveal = {key: move[key] for key in ("caller", "hands", "sums", "scores")}
     deal = header["deal"]
     return {
@@ -66,7 +68,7 @@ def replay(header: Mapping[str, Any], moves: Sequence[Mapping[str, Any]]) -> dic
 
 # ---- memory review (R18.3)
 
-SLOT_LABELS = ("left", "middle", "right")
+SLOT_LABELS = tuple(slot.label for slot in Slot)
 
 Position = tuple[str, int]  # (player id, slot index)
 
@@ -92,26 +94,26 @@ def memory_review(
     revealed: Mapping[str, Sequence[str | None]] | None = None
     for move in moves:
         kind, i = move["kind"], int(move["i"])
-        if kind == "peek":
+        if kind == K.PEEK:
             seen[(move["player"], _slot(move["slot"]))] = (move["card"], i)
-        elif kind == "drew":
+        elif kind == K.DREW:
             held[move["player"]] = move["card"]
-        elif kind == "swapped":
+        elif kind == K.SWAPPED:
             pos = (move["player"], _slot(move["slot"]))
             card = held.pop(move["player"], None)
             where[pos] = card
             replaced.setdefault(pos, []).append(i)
             if card is not None:  # R4.1, R13: the card swapped in was seen when drawn
                 seen[pos] = (card, i)
-        elif kind == "queen":
+        elif kind == K.QUEEN:
             own = (move["player"], _slot(move["slot"]))
             other = (move["target"], _slot(move["target_slot"]))
             where[own], where[other] = move["target_card"], move["own_card"]
             replaced.setdefault(own, []).append(i)
             replaced.setdefault(other, []).append(i)
-        elif kind in ("discarded", "jack", "king"):
+        elif kind in (K.DISCARDED, K.JACK, K.KING):
             held.pop(move["player"], None)
-        elif kind == "round_over":
+        elif kind == K.ROUND_OVER:
             revealed = move["hands"]
     out: dict[str, list[dict[str, Any]]] = {}
     for pid in hands:

@@ -10,7 +10,7 @@ from .events import Event
 from .looks import peek
 from .state import HistoryEntry, RoundResult, State, Turn, Window
 from .timing import PEEK_MS, START_DELAY_MS, WINDOW_MS, deadline_from, scaled
-from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, Slot
+from .vocabulary import GAME_OVER, PEEK, PLAYING, ROUND_OVER, EventKind, Slot
 
 DEAL_FIELDS = ("hands", "stock", "discard")  # round_started's sealed fields (R18.2)
 
@@ -65,7 +65,7 @@ def start_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
     # R18.2: the deal itself (every hand, the stock from its top) is sealed: it
     # reaches no live frame, only the round's record
     deal = {p.id: [card_text(c) for c in p.hand] for p in state.players}
-    events.append(Event("round_started", {"round": state.round,
+    events.append(Event(EventKind.ROUND_STARTED, {"round": state.round,
                                           "dealer": state.players[state.dealer].id,
                                           "hands": deal,
                                           "stock": [c.text for c in reversed(state.stock)],
@@ -96,7 +96,7 @@ def begin_turn(state: State, seat: int, may_start_at: int, final: bool,
                events: list[Event]) -> None:
     """Hand the turn to `seat`, who may draw from `may_start_at` (R10.4, R14.3)."""
     state.turn = Turn(seat, may_start_at, deadline_from(state, may_start_at), final)
-    events.append(Event("turn_started", {"player": state.players[seat].id, "final": final}))
+    events.append(Event(EventKind.TURN_STARTED, {"player": state.players[seat].id, "final": final}))
 
 
 def end_turn(state: State, at: int, timed_out: bool, events: list[Event]) -> None:
@@ -153,11 +153,12 @@ def end_round(state: State, events: list[Event]) -> None:
     state.history.append(HistoryEntry(state.round, caller_id, scores, totals))
     state.status = ROUND_OVER
     shown = result.to_json()
-    events.append(Event("round_over", {"hands": shown["hands"], "sums": shown["sums"],
+    events.append(Event(EventKind.ROUND_OVER, {"hands": shown["hands"], "sums": shown["sums"],
                                        "scores": shown["scores"], "totals": totals,
                                        "caller": caller_id}))
     if any(t >= state.options.limit for t in totals.values()):  # R12.5
         best = min(totals.values())
         state.winners = [pid for pid, t in totals.items() if t == best]  # R12.6
         state.status = GAME_OVER
-        events.append(Event("game_over", {"totals": totals, "winners": list(state.winners)}))
+        events.append(Event(EventKind.GAME_OVER,
+                            {"totals": totals, "winners": list(state.winners)}))

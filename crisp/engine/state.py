@@ -23,6 +23,8 @@ from .vocabulary import (
     SLOT_OF,
     SOURCE_OF,
     STATUS_OF,
+    ActionType,
+    BotLevel,
     Slot,
     Source,
     Status,
@@ -117,7 +119,7 @@ def _plain(mapping: Mapping[str, int]) -> dict[str, int]:
     return mapping.copy() if isinstance(mapping, MappingProxyType) else dict(mapping)
 
 
-LOOK_REASONS = ("deal", "jack", "queen", "queen_target", "draw")
+LOOK_REASONS = ("deal", ActionType.JACK, ActionType.QUEEN, "queen_target", ActionType.DRAW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +127,9 @@ class Look:
     """A card a seat was shown at a position of its own hand this round (R16.3).
 
     `why`: "deal" (R2.4), "jack" (R7.1), "queen" (R8.2: the Queen's player),
-    "queen_target" (R8.3, R8.4: the other player), "draw" (R4.1, R13: the card the
-    seat drew and swapped into `slot`). `seq` numbers the looks of the table in the
-    order they arose; it never goes back (not at a new round, not at a rematch).
-    """
+    "queen_target" (R8.3, R8.4: the other player), "draw" (R4.1, R13: the card drawn
+    and swapped into `slot`). `seq` numbers the table's looks in the order they
+    arose; it never goes back (not at a new round, not at a rematch)."""
 
     seq: int
     slot: Slot
@@ -144,7 +145,7 @@ class Look:
         return Look(raw["seq"], SLOT_OF[raw["slot"]], Card.parse(raw["card"]), raw["why"])
 
 
-BOT_LEVELS = ("easy", "normal", "hard")  # R17.1; "hard": docs/protocol-additions.md (issue 26)
+BOT_LEVELS: tuple[str, ...] = tuple(BotLevel)  # R17.1; "hard": docs/protocol-additions.md
 
 
 @dataclass(slots=True)

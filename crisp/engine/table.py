@@ -39,7 +39,7 @@ from .legality import check_type
 from .presence import arrived, mark_abandoned, pass_host, to_computer
 from .rounds import Rng, end_peek, end_round, peek_done, start_round
 from .state import MAX_PLAYERS, Options, Player, State
-from .vocabulary import LOBBY, PEEK, ROUND_OVER
+from .vocabulary import LOBBY, PEEK, ROUND_OVER, EventKind
 
 _SYSTEM_RNG: Rng = secrets.SystemRandom()
 
@@ -81,7 +81,7 @@ def add_player(state: State, name: str, now: int) -> tuple[State, str, list[Even
     new = state.copy()
     pid = _new_seat(new, name, None, now)
     new.version += 1
-    return new, pid, [Event("joined", {"player": pid})]
+    return new, pid, [Event(EventKind.JOINED, {"player": pid})]
 
 
 def _new_seat(state: State, name: str, bot_level: str | None, now: int | None) -> str:
@@ -126,7 +126,7 @@ def set_connected(state: State, player: str, connected: bool,
         p = new.players[seat]
         p.connected = False
         p.gone_since = now if since is None else min(now, since)
-        events.append(Event("disconnected", {"player": player}))
+        events.append(Event(EventKind.DISCONNECTED, {"player": player}))
     if new.status == PEEK and peek_done(new):
         end_peek(new, now, events)
     new.version += 1
@@ -219,7 +219,7 @@ def _kick(state: State, player: str, events: list[Event]) -> None:
 def _free_seat(state: State, seat: int, events: list[Event]) -> None:
     """R17.5 in the lobby: the seat is removed; the seats behind it move up."""
     player = state.players.pop(seat).id
-    events.append(Event("left", {"player": player}))
+    events.append(Event(EventKind.LEFT, {"player": player}))
     if player == state.host:
         pass_host(state, events)  # R17.4
     mark_abandoned(state)
@@ -237,7 +237,7 @@ def _add_bot(state: State, level: str, events: list[Event]) -> None:
     name = next(f"Computer {k}" for k in range(1, MAX_PLAYERS + 2)
                 if _fold(f"Computer {k}") not in used)
     pid = _new_seat(state, name, level, None)
-    events.append(Event("bot_added", {"player": pid, "level": level}))
+    events.append(Event(EventKind.BOT_ADDED, {"player": pid, "level": level}))
 
 
 def _leave(state: State, seat: int, events: list[Event]) -> None:
@@ -258,7 +258,7 @@ def _set_options(state: State, action: SetOptions, events: list[Event]) -> None:
         o.discard_draw if action.discard_draw is None else action.discard_draw,
         o.watchers if action.watchers is None else action.watchers,  # R18.1
     )
-    events.append(Event("options", {"options": state.options.to_json()}))
+    events.append(Event(EventKind.OPTIONS, {"options": state.options.to_json()}))
 
 
 def _new_game(state: State, now: int, rng: Rng, events: list[Event]) -> None:
@@ -301,7 +301,7 @@ def _rematch(state: State, seat: int, events: list[Event]) -> None:
     state.last_round = None
     state.winners = []
     state.history = []
-    events.append(Event("rematch", {"player": state.players[seat].id}))
+    events.append(Event(EventKind.REMATCH, {"player": state.players[seat].id}))
 
 
 def _next_round(state: State, now: int, rng: Rng, events: list[Event]) -> None:
@@ -315,7 +315,7 @@ def _ready(state: State, seat: int, now: int, rng: Rng, events: list[Event]) -> 
     """R16.2 peek confirmed, or R16.5 ready for the next round."""
     player = state.players[seat]
     player.ready = True
-    events.append(Event("ready", {"player": player.id}))
+    events.append(Event(EventKind.READY, {"player": player.id}))
     if state.status == PEEK and peek_done(state):
         end_peek(state, now, events)
     elif state.status == ROUND_OVER and all(p.ready for p in state.players):
@@ -339,7 +339,7 @@ def _call_crisp(state: State, seat: int, events: list[Event]) -> None:
     state.late_windows = []
     first = (turn.player - seat) % n  # how far clockwise the turn has moved on
     state.final_left = [(seat + k) % n for k in range(first, n)] if first else []
-    events.append(Event("crisp", {"player": state.players[seat].id}))
+    events.append(Event(EventKind.CRISP, {"player": state.players[seat].id}))
     if first:
         turn.final = True
     else:  # the turn came back to the caller: every final turn is played

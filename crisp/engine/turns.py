@@ -10,7 +10,7 @@ from .looks import forget, peek, record
 from .rounds import end_turn
 from .state import State
 from .timing import deadline_from
-from .vocabulary import DISCARD, STOCK, Slot
+from .vocabulary import DISCARD, STOCK, ActionType, EventKind, Slot
 
 QUEEN_SEALED = ("own_card", "target_card")
 
@@ -23,7 +23,7 @@ def take_from_stock(state: State, events: list[Event]) -> Card:
         # which is last in our top-last stock list: the order is reversed.
         state.stock = state.discard[::-1]
         state.discard = []
-        events.append(Event("stock_rebuilt", {"count": len(state.stock)}))
+        events.append(Event(EventKind.STOCK_REBUILT, {"count": len(state.stock)}))
     return state.stock.pop()
 
 
@@ -39,11 +39,11 @@ def draw(state: State, action: Draw, events: list[Event]) -> None:
         if not state.discard:
             raise IllegalAction(ILLEGAL, "the discard pile is empty", "R13.4")
         card = state.discard.pop()
-        events.append(Event("drew", {"player": player.id, "source": DISCARD,
+        events.append(Event(EventKind.DREW, {"player": player.id, "source": DISCARD,
                                      "card": card.text}))
     else:
         card = take_from_stock(state, events)
-        events.append(Event("drew", {"player": player.id, "source": STOCK,
+        events.append(Event(EventKind.DREW, {"player": player.id, "source": STOCK,
                                      "card": card.text}, secret=("card",)))
     if turn.started:
         turn.extra_draws -= 1  # one of the King's extra draws (R9.1)
@@ -80,8 +80,8 @@ def swap(state: State, action: Swap, now: int, events: list[Event]) -> None:
     card = _hold(state)
     player.hand[action.slot] = card
     state.discard.append(old)
-    seq = record(state, turn.player, action.slot, card, "draw")  # R4.1, R13: it was shown
-    events.append(Event("swapped", {"player": player.id, "slot": action.slot.label,
+    seq = record(state, turn.player, action.slot, card, ActionType.DRAW)  # R4.1, R13: it was shown
+    events.append(Event(EventKind.SWAPPED, {"player": player.id, "slot": action.slot.label,
                                     "discarded": old.text}, look=seq))
     resolved(state, now, events)
 
@@ -91,7 +91,7 @@ def discard(state: State, now: int, events: list[Event]) -> None:
     card = _hold(state)
     assert state.turn is not None
     state.discard.append(card)
-    events.append(Event("discarded", {"player": state.players[state.turn.player].id,
+    events.append(Event(EventKind.DISCARDED, {"player": state.players[state.turn.player].id,
                                       "card": card.text, "timeout": False}))
     resolved(state, now, events)
 
@@ -102,8 +102,8 @@ def jack(state: State, now: int, events: list[Event]) -> None:
     assert state.turn is not None
     player = state.players[state.turn.player]
     state.discard.append(card)
-    events.append(Event("jack", {"player": player.id, "card": card.text}))
-    events.append(peek(state, state.turn.player, Slot.MIDDLE, "jack"))
+    events.append(Event(EventKind.JACK, {"player": player.id, "card": card.text}))
+    events.append(peek(state, state.turn.player, Slot.MIDDLE, ActionType.JACK))
     resolved(state, now, events)
 
 
@@ -125,13 +125,13 @@ def queen(state: State, action: UseQueen, now: int, events: list[Event]) -> None
     forget(state, state.turn.player, action.slot)  # both cards left their positions
     forget(state, target_seat, action.target_slot)
     state.discard.append(card)
-    events.append(Event("queen", {"player": me.id, "slot": action.slot.label,
+    events.append(Event(EventKind.QUEEN, {"player": me.id, "slot": action.slot.label,
                                   "target": other.id, "target_slot": action.target_slot.label,
                                   "card": card.text, "own_card": mine.text,
                                   "target_card": theirs.text},
                         sealed=QUEEN_SEALED))  # R18.2: the swapped cards, for the record
     if action.slot != Slot.MIDDLE:  # R8.2
-        events.append(peek(state, state.turn.player, action.slot, "queen"))
+        events.append(peek(state, state.turn.player, action.slot, ActionType.QUEEN))
     if action.target_slot != Slot.MIDDLE:  # R8.3, R8.4
         events.append(peek(state, target_seat, action.target_slot, "queen_target"))
     resolved(state, now, events)
@@ -145,6 +145,6 @@ def king(state: State, now: int, events: list[Event]) -> None:
     assert turn is not None
     turn.kings.append(card)
     turn.extra_draws += 2
-    events.append(Event("king", {"player": state.players[turn.player].id,
+    events.append(Event(EventKind.KING, {"player": state.players[turn.player].id,
                                  "extra_draws": turn.extra_draws, "card": card.text}))
     resolved(state, now, events)

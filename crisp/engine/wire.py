@@ -19,7 +19,7 @@ from .actions import (
     checked,
 )
 from .errors import InvalidAction
-from .vocabulary import Slot
+from .vocabulary import BotLevel, Slot
 
 
 def _slot(msg: dict[str, Any], key: str) -> Slot:
@@ -60,7 +60,7 @@ def action_from_dict(msg: object) -> Action:
     if cls is Kick:
         return checked(Kick(msg.get("player", "")))
     if cls is AddBot:  # protocol v1.1: the level defaults to "normal"
-        return checked(AddBot(msg.get("level", "normal")))
+        return checked(AddBot(msg.get("level", BotLevel.NORMAL)))
     if cls is SetOptions:
         return checked(_options(msg))
     return checked(cls())
