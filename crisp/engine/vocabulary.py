@@ -70,7 +70,15 @@ class Slot(IntEnum):
         return _BY_LABEL.get(text) if isinstance(text, str) else None
 
 
-_LABELS: dict[Slot, str] = {s: s.name.lower() for s in Slot}
+class SlotLabel(StrEnum):
+    """A slot's protocol text (`Slot.label`)."""
+
+    LEFT = "left"
+    MIDDLE = "middle"
+    RIGHT = "right"
+
+
+_LABELS: dict[Slot, str] = {s: SlotLabel[s.name] for s in Slot}
 _BY_LABEL: dict[str, Slot] = {label: s for s, label in _LABELS.items()}
 SLOT_OF: dict[str, Slot] = dict(_BY_LABEL)  # label to member, for reading JSON
 

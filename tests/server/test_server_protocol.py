@@ -113,7 +113,7 @@ def test_the_engines_text_form_gives_the_message_back(data: dict[str, Any]) -> N
 def test_the_wire_literals_are_the_engines_vocabulary() -> None:
     assert get_args(client.Slot) == tuple(slot.label for slot in engine.Slot)
     assert set(get_args(client.Source)) == set(engine.Source)
-    assert set(get_args(frames.Status)) == set(engine.Status)
+    assert set(get_args(frames.StatusName)) == set(engine.Status)
     assert set(get_args(frames.SocketErrorCode)) == set(engine.ErrorCode) | SOCKET_ERRORS
 
 

@@ -15,12 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from crisp import engine
+from crisp.engine.vocabulary import ActionType, BotLevel, SlotLabel
+from crisp.server.wire.vocabulary import MessageType
 
-# The wire texts of the engine's vocabulary (`engine.Slot` labels, `engine.Source`;
-# test_server_protocol.py checks they agree). Literals, not the enums: strict
-# validation of decoded JSON takes the plain strings.
-Slot = Literal["left", "middle", "right"]
-Source = Literal["stock", "discard"]
+# The wire names are the vocabularies' (issue 22: each written once): literals of their
+# enum members, which strict validation matches against the plain strings of JSON.
+Slot = Literal[SlotLabel.LEFT, SlotLabel.MIDDLE, SlotLabel.RIGHT]
+Source = Literal[engine.Source.STOCK, engine.Source.DISCARD]
+Level = Literal[BotLevel.EASY, BotLevel.NORMAL, BotLevel.HARD]
 MsgId = Annotated[str, Field(max_length=128)]
 PlayerId = Annotated[str, Field(min_length=1, max_length=32)]
 
@@ -34,7 +36,7 @@ class Hello(_Client):
     """First message on a websocket: proves the seat with its token, or (v1.2,
     R18.1) asks to watch, with `"watch": true` and no token (both: `bad_message`)."""
 
-    type: Literal["hello"]
+    type: Literal[MessageType.HELLO]
     token: Annotated[str, Field(min_length=1, max_length=256)] | None = None
     watch: bool = False
 
@@ -55,7 +57,7 @@ class OptionsMsg(_ActionMsg):
     `limit` and `discard_draw` may be left out but not be null; `draw_seconds`
     null means no draw limit."""
 
-    type: Literal["options"]
+    type: Literal[ActionType.OPTIONS]
     limit: Literal[50, 100, 150] | SkipJsonSchema[None] = None
     draw_seconds: Literal[30, 45, 60] | None = None
     discard_draw: bool | SkipJsonSchema[None] = None
@@ -72,66 +74,66 @@ class OptionsMsg(_ActionMsg):
 class Start(_ActionMsg):
     """Host, lobby, 2-8 players: deal the first round."""
 
-    type: Literal["start"]
+    type: Literal[ActionType.START]
 
 
 class Kick(_ActionMsg):
     """Host: remove a seat; its token stops working. In the lobby the seat is freed;
     in a game a computer player takes it over (v1.1, R17.5)."""
 
-    type: Literal["kick"]
+    type: Literal[ActionType.KICK]
     player: PlayerId
 
 
 class AddBot(_ActionMsg):
     """v1.1, host, lobby: a computer player takes a seat (R17.1)."""
 
-    type: Literal["add_bot"]
-    level: Literal["easy", "normal", "hard"] = "normal"
+    type: Literal[ActionType.ADD_BOT]
+    level: Level = BotLevel.NORMAL
 
 
 class Leave(_ActionMsg):
     """v1.1, any human: leave the room (R17.5); the token stops working."""
 
-    type: Literal["leave"]
+    type: Literal[ActionType.LEAVE]
 
 
 class Ready(_ActionMsg):
     """Peek phase: this player has looked at their cards (R16.2)."""
 
-    type: Literal["ready"]
+    type: Literal[ActionType.READY]
 
 
 class Draw(_ActionMsg):
     """Draw from the stock or (option R13) the discard pile (R4)."""
 
-    type: Literal["draw"]
+    type: Literal[ActionType.DRAW]
     source: Source
 
 
 class Swap(_ActionMsg):
     """Swap the held card into a slot (R5.1)."""
 
-    type: Literal["swap"]
+    type: Literal[ActionType.SWAP]
     slot: Slot
 
 
 class Discard(_ActionMsg):
     """Discard the held card (R5.2)."""
 
-    type: Literal["discard"]
+    type: Literal[ActionType.DISCARD]
 
 
 class Jack(_ActionMsg):
     """Play a Jack: look at your middle card (R7)."""
 
-    type: Literal["jack"]
+    type: Literal[ActionType.JACK]
 
 
 class Queen(_ActionMsg):
     """Play a Queen: blind swap with another player (R8)."""
 
-    type: Literal["queen"]
+    type: Literal[ActionType.QUEEN]
     slot: Slot
     target: PlayerId
     target_slot: Slot
@@ -140,25 +142,25 @@ class Queen(_ActionMsg):
 class King(_ActionMsg):
     """Play a King: two extra draws (R9)."""
 
-    type: Literal["king"]
+    type: Literal[ActionType.KING]
 
 
 class CrispMsg(_ActionMsg):
     """Call crisp in your window (R10)."""
 
-    type: Literal["crisp"]
+    type: Literal[ActionType.CRISP]
 
 
 class NextRound(_ActionMsg):
     """Host, round over: deal the next round (R16.5)."""
 
-    type: Literal["next_round"]
+    type: Literal[ActionType.NEXT_ROUND]
 
 
 class Rematch(_ActionMsg):
     """Host, game over: same seats and options, scores reset (R16.5)."""
 
-    type: Literal["rematch"]
+    type: Literal[ActionType.REMATCH]
 
 
 class Lock(_Client):
@@ -166,7 +168,7 @@ class Lock(_Client):
     (docs/protocol-additions.md, "Locked rooms"). Handled by the server, not the
     engine: a kick locks the room, and only the host lets players in again."""
 
-    type: Literal["lock"]
+    type: Literal[MessageType.LOCK]
     locked: bool
 
 

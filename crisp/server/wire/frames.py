@@ -13,17 +13,23 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from crisp.server.wire.client import Slot, Source
+from crisp.engine import ErrorCode
+from crisp.engine.vocabulary import EventKind, Status
+from crisp.server.wire.client import Level, Slot, Source
+from crisp.server.wire.vocabulary import MessageType, ServerErrorCode
 
-Status = Literal["lobby", "peek", "playing", "round_over", "game_over"]
+StatusName = Literal[Status.LOBBY, Status.PEEK, Status.PLAYING, Status.ROUND_OVER,
+                     Status.GAME_OVER]
 Card = Annotated[str, Field(pattern=r"^[A2-9TJQK][SHDC]$")]
 # Every `error.code` a socket may send: the engine's refusals (`engine.ErrorCode`)
 # and the server's own (`ServerErrorCode`); test_server_protocol.py checks both lists.
 SocketErrorCode = Literal[
-    "bad_message", "not_host", "not_your_turn", "too_early", "wrong_phase", "illegal",
-    "unknown_player", "room_full", "game_started",
-    "too_large", "rate_limited", "busy", "store_unavailable", "outcome_unknown", "internal",
-    "not_a_player",  # v1.2 (R18.1)
+    ErrorCode.BAD_MESSAGE, ErrorCode.NOT_HOST, ErrorCode.NOT_YOUR_TURN, ErrorCode.TOO_EARLY,
+    ErrorCode.WRONG_PHASE, ErrorCode.ILLEGAL, ErrorCode.UNKNOWN_PLAYER, ErrorCode.ROOM_FULL,
+    ErrorCode.GAME_STARTED,
+    ServerErrorCode.TOO_LARGE, ServerErrorCode.RATE_LIMITED, ServerErrorCode.BUSY,
+    ServerErrorCode.STORE_UNAVAILABLE, ServerErrorCode.OUTCOME_UNKNOWN, ServerErrorCode.INTERNAL,
+    ServerErrorCode.NOT_A_PLAYER,  # v1.2 (R18.1)
 ]
 
 
@@ -39,7 +45,7 @@ class PlayerView(_Server):
     seat: int
     connected: bool
     is_bot: bool
-    bot_level: Literal["easy", "normal", "hard"] | None  # v1.1 (R17.1, R17.5)
+    bot_level: Level | None  # v1.1 (R17.1, R17.5)
     away: bool  # v1.1 (R17.2)
     total: int
     ready: bool
@@ -98,7 +104,7 @@ class View(_Server):
 
     code: str
     version: int  # v1.1: the room's version
-    status: Status
+    status: StatusName
     options: OptionsView
     host: str
     you: str | None  # v1.2: null for a watcher (R18.1)
@@ -128,27 +134,30 @@ class View(_Server):
 class PlayerEvent(_Server):
     """Something a player did or that happened to a seat: only who."""
 
-    kind: Literal["joined", "left", "connected", "disconnected", "ready", "crisp", "timeout",
-                  "away", "back", "host_changed", "took_over",  # v1.1 (R17)
-                  "rematch"]  # an addition: the host sent everyone back to the lobby
+    kind: Literal[
+        EventKind.JOINED, EventKind.LEFT, EventKind.CONNECTED, EventKind.DISCONNECTED,
+        EventKind.READY, EventKind.CRISP, EventKind.TIMEOUT,
+        EventKind.AWAY, EventKind.BACK, EventKind.HOST_CHANGED, EventKind.TOOK_OVER,  # v1.1
+        EventKind.REMATCH,  # an addition: the host sent everyone back to the lobby
+    ]
     player: str
 
 
 class BotAdded(_Server):
     """v1.1: a computer player took a seat (R17.1)."""
 
-    kind: Literal["bot_added"]
+    kind: Literal[EventKind.BOT_ADDED]
     player: str
-    level: Literal["easy", "normal", "hard"]
+    level: Level
 
 
 class OptionsEvent(_Server):
-    kind: Literal["options"]
+    kind: Literal[EventKind.OPTIONS]
     options: OptionsView
 
 
 class RoundStarted(_Server):
-    kind: Literal["round_started"]
+    kind: Literal[EventKind.ROUND_STARTED]
     round: int
     dealer: str
 
@@ -156,14 +165,14 @@ class RoundStarted(_Server):
 class Peek(_Server):
     """Sent only to `player` (R2.4, R7.1, R8.2, R8.3)."""
 
-    kind: Literal["peek"]
+    kind: Literal[EventKind.PEEK]
     player: str
     slot: Slot
     card: Card
 
 
 class TurnStarted(_Server):
-    kind: Literal["turn_started"]
+    kind: Literal[EventKind.TURN_STARTED]
     player: str
     final: bool
 
@@ -171,34 +180,34 @@ class TurnStarted(_Server):
 class Drew(_Server):
     """`card` is null for everyone but the drawer when drawn from the stock (R4.1)."""
 
-    kind: Literal["drew"]
+    kind: Literal[EventKind.DREW]
     player: str
     source: Source
     card: Card | None
 
 
 class Swapped(_Server):
-    kind: Literal["swapped"]
+    kind: Literal[EventKind.SWAPPED]
     player: str
     slot: Slot
     discarded: Card
 
 
 class Discarded(_Server):
-    kind: Literal["discarded"]
+    kind: Literal[EventKind.DISCARDED]
     player: str
     card: Card
     timeout: bool
 
 
 class JackPlayed(_Server):
-    kind: Literal["jack"]
+    kind: Literal[EventKind.JACK]
     player: str
     card: Card
 
 
 class QueenPlayed(_Server):
-    kind: Literal["queen"]
+    kind: Literal[EventKind.QUEEN]
     player: str
     slot: Slot
     target: str
@@ -207,19 +216,19 @@ class QueenPlayed(_Server):
 
 
 class KingPlayed(_Server):
-    kind: Literal["king"]
+    kind: Literal[EventKind.KING]
     player: str
     extra_draws: int
     card: Card
 
 
 class StockRebuilt(_Server):
-    kind: Literal["stock_rebuilt"]
+    kind: Literal[EventKind.STOCK_REBUILT]
     count: int
 
 
 class RoundOver(_Server):
-    kind: Literal["round_over"]
+    kind: Literal[EventKind.ROUND_OVER]
     hands: dict[str, list[Card]]
     sums: dict[str, int]
     scores: dict[str, int]
@@ -228,7 +237,7 @@ class RoundOver(_Server):
 
 
 class GameOver(_Server):
-    kind: Literal["game_over"]
+    kind: Literal[EventKind.GAME_OVER]
     totals: dict[str, int]
     winners: list[str]
 
@@ -256,7 +265,7 @@ EventMsg = Annotated[
 class Update(_Server):
     """Every message after hello, one per table change, `seq` +1 each."""
 
-    type: Literal["update"]
+    type: Literal[MessageType.UPDATE]
     seq: int
     now: int
     view: View
@@ -267,7 +276,7 @@ class ErrorMsg(_Server):
     """A refused client message; the table did not change, except after
     `outcome_unknown` (it may have: the next update tells)."""
 
-    type: Literal["error"]
+    type: Literal[MessageType.ERROR]
     code: SocketErrorCode
     message: str
     ref: str | None = None
@@ -293,7 +302,7 @@ def error_message(
     error_code: str, message: str, ref: str | None = None, rule: str | None = None
 ) -> str:
     """A server `error` message, serialized."""
-    out: dict[str, Any] = {"type": "error", "code": error_code, "message": message}
+    out: dict[str, Any] = {"type": MessageType.ERROR, "code": error_code, "message": message}
     if ref is not None:
         out["ref"] = ref
     if rule is not None:

@@ -11,6 +11,16 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 
 
+class MessageType(StrEnum):
+    """The `type` of a message that is not a game action (those are the engine's
+    `ActionType`): the client's hello and lock, the server's update and error."""
+
+    HELLO = "hello"  # client: the first message (protocol.md "WebSocket")
+    LOCK = "lock"  # client: docs/protocol-additions.md, "Locked rooms"
+    UPDATE = "update"  # server: every message after hello
+    ERROR = "error"  # server: a refused client message
+
+
 class CloseCode(IntEnum):
     """WebSocket close codes (docs/protocol-additions.md, "WebSocket close codes")."""
 
