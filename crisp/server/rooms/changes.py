@@ -25,6 +25,7 @@ from typing import Any
 
 from crisp import engine
 from crisp.engine import Event
+from crisp.engine.vocabulary import EventKind
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.rooms import computer_seats, round_record
@@ -234,17 +235,19 @@ def unopened_end(doc: RoomDoc, unopened_ms: int) -> int | None:
     return doc.created_ms + unopened_ms if doc.conn_seq == 0 else None
 
 
-_PLAYER_EVENTS = {
-    "joined": ("player_joined", "joined"),
-    "left": ("player_kicked", "was kicked"),
-    "timeout": ("timeout", "ran out of time"),
-    "bot_added": ("bot_added", "was added, a computer player"),
-    "took_over": ("took_over", "is played by the computer now"),
-    "host_changed": ("host_changed", "is the host now"),
-    "away": ("away", "is away: the computer plays the seat"),
-    "back": ("back", "is back"),
+K = EventKind
+# The log event of each (the log's own names, which are not the wire's)
+_PLAYER_EVENTS: dict[str, tuple[str, str]] = {
+    K.JOINED: ("player_joined", "joined"),
+    K.LEFT: ("player_kicked", "was kicked"),
+    K.TIMEOUT: (K.TIMEOUT, "ran out of time"),
+    K.BOT_ADDED: (K.BOT_ADDED, "was added, a computer player"),
+    K.TOOK_OVER: (K.TOOK_OVER, "is played by the computer now"),
+    K.HOST_CHANGED: (K.HOST_CHANGED, "is the host now"),
+    K.AWAY: (K.AWAY, "is away: the computer plays the seat"),
+    K.BACK: (K.BACK, "is back"),
 }
-_DEBUG_EVENTS = frozenset({"timeout", "away", "back"})
+_DEBUG_EVENTS = frozenset({K.TIMEOUT, K.AWAY, K.BACK})
 
 
 def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
@@ -257,21 +260,21 @@ def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
             name, verb = _PLAYER_EVENTS[ev.kind]
             level = logging.DEBUG if ev.kind in _DEBUG_EVENTS else logging.INFO
             text, more = f"{who} {verb}", {"player": who}
-        elif ev.kind == "round_started":
+        elif ev.kind == K.ROUND_STARTED:
             rnd = data.get("round")
             if rnd == 1:
                 level, name = logging.INFO, "game_started"
                 text = f"game started with {len(doc.state.players)} players"
             else:
-                name, text = "round_started", f"round {rnd} started"
+                name, text = K.ROUND_STARTED, f"round {rnd} started"
             more = {"round": rnd}
-        elif ev.kind == "round_over":
-            level, name = logging.INFO, "round_over"
+        elif ev.kind == K.ROUND_OVER:
+            level, name = logging.INFO, K.ROUND_OVER
             more = {"round": doc.state.round, "caller": data.get("caller"),
                     "totals": data.get("totals")}
             text = f"round {more['round']} over (caller {more['caller']}, totals {more['totals']})"
-        elif ev.kind == "game_over":
-            level, name = logging.INFO, "game_over"
+        elif ev.kind == K.GAME_OVER:
+            level, name = logging.INFO, K.GAME_OVER
             more = {"winners": data.get("winners"), "totals": data.get("totals")}
             text = f"game over (winners {more['winners']})"
         else:

@@ -36,6 +36,7 @@ import logging
 
 from crisp import engine
 from crisp.engine import Event
+from crisp.engine.vocabulary import EventKind
 from crisp.server.rooms.serverclock import Clock
 from crisp.store import OutcomeUnknown, Store, StoreUnavailable
 
@@ -69,7 +70,7 @@ def without_peeks(events: list[Event], pid: str, upto: int, above: bool = False)
     """`events` without `pid`'s peeks at or below `upto` (with `above`: above it)."""
     out = []
     for ev in events:
-        seq = shown_look(ev, pid) if ev.kind == "peek" else None
+        seq = shown_look(ev, pid) if ev.kind == EventKind.PEEK else None
         if seq is None or (seq > upto) != above:
             out.append(ev)
     return out

@@ -33,6 +33,7 @@ import orjson
 
 from crisp.engine import Event, Options
 from crisp.engine.replay import header_of, move_of, replay
+from crisp.engine.vocabulary import EventKind as K
 from crisp.store import LogWrite
 
 MAX_ROUND_BYTES = 256 * 1024  # a round's record (bytes of JSON lines)
@@ -139,10 +140,10 @@ def follow(meta: RecordMeta, events: Iterable[Event], options: Options,
     closing = False  # a round_over was recorded: only game_over may follow it
     for ev in events:
         kind = ev.kind
-        if kind == "rematch" or (kind == "round_started" and ev.data["round"] == 1
+        if kind == K.REMATCH or (kind == K.ROUND_STARTED and ev.data["round"] == 1
                                  and (save.spans or not save.meta.live)):
             save.new_game()  # (a rematch's log is already new: round 1 keeps it)
-        if kind == "round_started":
+        if kind == K.ROUND_STARTED:
             if save.open_span() is not None:  # the last round ended in this same save
                 save.set_last(replace(save.spans[-1], open=False))
             round_no = int(ev.data["round"])
@@ -152,14 +153,14 @@ def follow(meta: RecordMeta, events: Iterable[Event], options: Options,
             closing = False
             continue
         span = save.open_span()
-        if span is None or (closing and kind != "game_over"):
+        if span is None or (closing and kind != K.GAME_OVER):
             continue
         move = move_of(ev, span.moves, now)
         if move is None:
             continue
         save.set_last(replace(span, moves=span.moves + 1))
         save.add(span.round, _line(move))
-        if kind == "round_over":
+        if kind == K.ROUND_OVER:
             closing = True
     if closing and save.open_span() is not None:
         save.set_last(replace(save.spans[-1], open=False))

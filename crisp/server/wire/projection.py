@@ -32,6 +32,7 @@ from crisp import engine
 from crisp.engine import Event, State
 from crisp.engine.clock import at_moment
 from crisp.engine.view import seat_fields
+from crisp.server.wire.vocabulary import MessageType
 
 SHARE_MS = 20
 
@@ -73,7 +74,8 @@ def plain_update(
     view = dict(engine.view_for(state, pid, now))
     room_fields(view, room_code, locked, watchers)
     view["lag_ms"] = lag_ms
-    return dumps({"type": "update", "seq": seq, "now": now, "view": view, "events": events})
+    return dumps({"type": MessageType.UPDATE, "seq": seq, "now": now, "view": view,
+                  "events": events})
 
 
 _LISTS: dict[tuple[str, ...], str] = {}  # legal lists as text: a few hundred at most
