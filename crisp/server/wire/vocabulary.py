@@ -25,6 +25,7 @@ class CloseCode(IntEnum):
     """WebSocket close codes (docs/protocol-additions.md, "WebSocket close codes")."""
 
     # sent by this server
+    NOT_UTF8 = 1007  # a text frame that is not UTF-8 (the websocket layer, edge/transport.py)
     POLICY = 1008  # a foreign Origin, refused before accept (HTTP 403)
     TOO_BIG = 1009  # a frame over 64 KiB
     INTERNAL = 1011  # an unexpected error on this socket
