@@ -11,24 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.js_source import js_files, protocol_table
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 LANGS = ("en", "ar", "id")
 PLURAL = re.compile(r"\.(zero|one|two|few|many|other)$")
-PROTOCOL_ERRORS = [
-    "bad_message",
-    "too_large",
-    "rate_limited",
-    "not_host",
-    "not_your_turn",
-    "too_early",
-    "wrong_phase",
-    "illegal",
-    "unknown_player",
-    "room_full",
-    "game_started",
-]
-PROTOCOL_1_1_ERRORS = ["outcome_unknown"]
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -121,51 +109,16 @@ def test_indonesian_uses_the_rule_sheet_terms() -> None:
         assert term in text, term
 
 
-def js_files() -> list[Path]:
-    return sorted((WEB / "js").rglob("*.js"))
-
-
 def js_sources() -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in js_files())
 
 
-def js_table(name: str) -> dict[str, str | int]:
-    """The frozen object `name` of web/js/protocol.js, as {NAME: value}."""
-    src = (WEB / "js" / "protocol.js").read_text(encoding="utf-8")
-    body = re.search(rf"export const {name} = Object\.freeze\(\{{(.*?)\}}\);", src, re.S)
-    assert body, name
-    table: dict[str, str | int] = {}
-    for key, text, number in re.findall(r"^\s*(\w+): (?:'(\w+)'|(\d+)),", body.group(1), re.M):
-        table[key] = text or int(number)
-    assert table, name
-    return table
-
-
-def documented_errors_and_closes() -> tuple[set[str], set[int]]:
-    """The error codes and close codes docs/protocol-additions.md names."""
-    doc = (ROOT / "docs" / "protocol-additions.md").read_text(encoding="utf-8")
-    closes = {int(c) for c in re.findall(r"^\| (\d{4}) \|", doc, re.M)}
-    socket_errors = doc.split("## WebSocket error codes")[1].split("\n## ")[0]
-    errors = set(re.findall(r"^- `([a-z_]+)`", socket_errors, re.M))
-    for cell in re.findall(r"^\| \d{3} \| ([^|]+) \|", doc, re.M):
-        errors |= set(re.findall(r"`([a-z_]+)`", cell))
-    return errors, closes
-
-
-def test_protocol_js_has_every_documented_error_and_close_code() -> None:
-    errors = set(js_table("ErrorCode").values())
-    documented, closes = documented_errors_and_closes()
-    assert len(documented) > 10 and len(closes) > 5
-    assert sorted({*PROTOCOL_ERRORS, *PROTOCOL_1_1_ERRORS, *documented} - errors) == []
-    close_codes = js_table("CloseCode")
-    assert set(close_codes.values()) == closes | {1000}
-    assert len(set(close_codes.values())) == len(close_codes), "one name per close code"
-    own = set(js_table("ClientError").values())
-    assert not errors & own, "the client's own codes are not wire codes"
+# protocol.js's error codes and close codes against the server's and the documents:
+# test_web_vocabulary.py.
 
 
 def test_every_error_code_has_a_message_in_every_language() -> None:
-    codes = [*js_table("ErrorCode").values(), *js_table("ClientError").values()]
+    codes = [*protocol_table("ErrorCode").values(), *protocol_table("ClientError").values()]
     for lang in LANGS:
         d = strings(lang)
         assert [c for c in codes if f"error.{c}" not in d] == [], lang
@@ -177,11 +130,10 @@ def test_every_key_the_code_uses_is_in_english() -> None:
     used = set(re.findall(r"\b(?:t|msg)\('([\w.]+)'", src))
     assert len(used) > 100
     # keys built at run time
-    used |= {f"error.{c}" for c in PROTOCOL_ERRORS}
-    used |= {f"error.{c}" for c in ("not_found", "bad_name", "busy", "store_unavailable")}
-    used |= {f"error.{c}" for c in ("no_room", "bad_code", "offline")}  # errorText(ClientError.*)
+    for table in ("ErrorCode", "ClientError"):  # errorMessage(code): `error.${code}`
+        used |= {f"error.{c}" for c in protocol_table(table).values()}
     used |= {f"conn.{s}" for s in ("open", "connecting", "reconnecting", "replaced", "idle")}
-    used |= {f"slot.{s}{cap}" for s in ("left", "middle", "right") for cap in ("", "Cap")}
+    used |= {f"slot.{s}{cap}" for s in protocol_table("Slot").values() for cap in ("", "Cap")}
     used |= {f"rank.{r}" for r in "A23456789TJQK"} | {f"suit.{s}" for s in "SHDC"}
     used |= {f"action.{a}{x}" for a in ("discard", "jack", "queen", "king") for x in ("", "Label")}
     for kind in ("joined", "left", "connected", "disconnected", "round_over", "game_over"):

@@ -5,7 +5,7 @@
 import { setLanguage, t, msg } from './i18n.js';
 import * as api from './api.js';
 import { loadQr } from './lazy.js';
-import { ClientError, ErrorCode, Status } from './protocol.js';
+import { ActionType, ClientError, ErrorCode, MessageType, Source, Status } from './protocol.js';
 import { saveSeat, saveName, saveSettings } from './storage.js';
 import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
 import { getState, setState, replaceState } from './store.js';
@@ -144,55 +144,55 @@ export const act = {
   setOption: (o) => {
     // Shown at once; the next update (or an error) replaces it with the room's options.
     setState({ optionsDraft: { ...(getState().optionsDraft || {}), ...o } });
-    send({ type: 'options', ...o });
+    send({ type: ActionType.OPTIONS, ...o });
   },
-  kick: (player) => send({ type: 'kick', player }),
-  lock: (locked) => send({ type: 'lock', locked }),
+  kick: (player) => send({ type: ActionType.KICK, player }),
+  lock: (locked) => send({ type: MessageType.LOCK, locked }),
   setBotLevel: (botLevel) => setState({ botLevel }),
-  addBot: () => send({ type: 'add_bot', level: getState().botLevel }),
+  addBot: () => send({ type: ActionType.ADD_BOT, level: getState().botLevel }),
   askLeave: () => setState({ confirmLeave: true, menuOpen: false }),
   cancelLeave: () => setState({ confirmLeave: false }),
   // R17.5: the server frees the seat (lobby) or gives it to the computer (game),
   // and closes this socket with 4403; routing.js then shows the home screen.
   leave: () => {
     setState({ confirmLeave: false });
-    if (send({ type: 'leave' })) setState({ leaving: true });
+    if (send({ type: ActionType.LEAVE })) setState({ leaving: true });
   },
-  start: () => send({ type: 'start' }),
+  start: () => send({ type: ActionType.START }),
   ready: () => {
-    if (send({ type: 'ready' }, false)) {
+    if (send({ type: ActionType.READY }, false)) {
       const v = view();
       setState({ readyRound: v.round, ...(v.status === Status.PEEK ? { peeks: {} } : {}) });
     }
   },
-  drawStock: () => { if (canDraw(view(), serverNow())) send({ type: 'draw', source: 'stock' }); },
-  drawDiscard: () => { if (canDrawDiscard(view(), serverNow())) send({ type: 'draw', source: 'discard' }); },
+  drawStock: () => { if (canDraw(view(), serverNow())) send({ type: ActionType.DRAW, source: Source.STOCK }); },
+  drawDiscard: () => { if (canDrawDiscard(view(), serverNow())) send({ type: ActionType.DRAW, source: Source.DISCARD }); },
   tapMySlot: (slot) => {
     if (getState().queen) chooseForQueen({ mine: slot });
-    else if (legal('swap')) send({ type: 'swap', slot });
+    else if (legal(ActionType.SWAP)) send({ type: ActionType.SWAP, slot });
   },
   tapSeatSlot: (player, slot) => {
     if (getState().queen) chooseForQueen({ target: { player, slot } });
   },
-  discard: () => send({ type: 'discard' }),
-  jack: () => send({ type: 'jack' }),
+  discard: () => send({ type: ActionType.DISCARD }),
+  jack: () => send({ type: ActionType.JACK }),
   queen: () => {
-    if (legal('queen')) setState({ queen: { mine: null, target: null } });
+    if (legal(ActionType.QUEEN)) setState({ queen: { mine: null, target: null } });
   },
   cancelQueen: () => setState({ queen: null }),
   confirmQueen: () => {
     const q = getState().queen;
-    if (!q || !q.mine || !q.target || !legal('queen')) return;
+    if (!q || !q.mine || !q.target || !legal(ActionType.QUEEN)) return;
     setState({ queen: null });
-    send({ type: 'queen', slot: q.mine, target: q.target.player, target_slot: q.target.slot });
+    send({ type: ActionType.QUEEN, slot: q.mine, target: q.target.player, target_slot: q.target.slot });
   },
   toggleLog: () => setState({ logOpen: !getState().logOpen }),
   toggleHelp: () => setState({ help: !getState().help, menuOpen: false }),
-  king: () => send({ type: 'king' }),
-  crisp: () => { if (canCrisp(view(), serverNow())) send({ type: 'crisp' }); },
+  king: () => send({ type: ActionType.KING }),
+  crisp: () => { if (canCrisp(view(), serverNow())) send({ type: ActionType.CRISP }); },
   hidePeeks: () => setState({ peeks: {} }),
-  nextRound: () => send({ type: 'next_round' }),
-  rematch: () => send({ type: 'rematch' }),
+  nextRound: () => send({ type: ActionType.NEXT_ROUND }),
+  rematch: () => send({ type: ActionType.REMATCH }),
   askMove, closeMove, copyMoveLink, // R18.5: moving.js
 };
 

@@ -3,7 +3,6 @@
 import { t } from './i18n.js';
 
 const SUITS = { S: '♠', H: '♥', D: '♦', C: '♣' };
-export const SLOTS = ['left', 'middle', 'right'];
 
 export function rank(card) {
   return card[0] === 'T' ? '10' : card[0];

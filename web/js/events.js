@@ -1,4 +1,5 @@
-// Events (protocol.md, "Events") as short log lines and screen highlights.
+// Events (protocol.md, "Events") as short log lines, screen highlights and the
+// marks on the cards a move changed.
 // A log line never names a card only its drawer or peeker saw (R16.3): the
 // stock card someone drew and the cards someone peeked stay out of the log.
 // The log keeps each event's public part (`publicEvent`) and describes it when
@@ -6,6 +7,7 @@
 
 import { t } from './i18n.js';
 import { short } from './cards.js';
+import { ActionType, ClientEvent, EventKind, Slot, Source } from './protocol.js';
 
 /** The fields a log line may use; anything else (hands, private cards) is dropped. */
 const PUBLIC_FIELDS = [
@@ -19,13 +21,35 @@ const PUBLIC_FIELDS = [
 export function publicEvent(ev) {
   const out = {};
   for (const field of PUBLIC_FIELDS) if (field in ev) out[field] = ev[field];
-  const publicCard = ev.kind === 'discarded' || (ev.kind === 'drew' && ev.source === 'discard');
+  const publicCard = ev.kind === EventKind.DISCARDED || (ev.kind === EventKind.DREW && ev.source === Source.DISCARD);
   if (publicCard && 'card' in ev) out.card = ev.card;
   return out;
 }
 
+/** What an event lights up for a moment (state `flashes`, parts.js `flash`): the
+ * piles, the drawn card, the crisp line, the lobby's options; and a seat or a card
+ * position (`seatKey`, `slotKey`). */
+export const Highlight = Object.freeze({
+  STOCK: 'pile:stock',
+  DISCARD: 'pile:discard',
+  HOLDING: 'holding',
+  CRISP: 'crisp-info',
+  OPTIONS: 'lobby-options',
+});
+
+/** Highlight key for a seat. */
+export const seatKey = (player) => `seat:${player}`;
+
 /** Highlight key for a card position. */
 export const slotKey = (player, slot) => `slot:${player}:${slot}`;
+
+/** What changed a card position, as its mark says (`data-mark`, `mark.<kind>` in
+ * i18n): a card swapped in, a Queen's exchange, and in a replay a look. */
+export const Mark = Object.freeze({
+  SWAP: ActionType.SWAP,
+  QUEEN: ActionType.QUEEN,
+  LOOK: 'look',
+});
 
 function optionsText(o) {
   const parts = [];
@@ -48,74 +72,72 @@ export function describe(ev, ctx) {
   const slot = (s) => t(`slot.${s}`);
   const who = (key, params = {}) => t(me ? `ev.${key}.you` : `ev.${key}`, { name, ...params });
   switch (ev.kind) {
-    case 'joined':
-    case 'left':
-    case 'connected':
-    case 'disconnected':
-      return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [`seat:${ev.player}`] };
-    case 'away':
-    case 'back':
-      return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [`seat:${ev.player}`] };
-    case 'host_changed':
-      return { text: who('host_changed'), flash: [`seat:${ev.player}`] };
-    case 'bot_added':
-      return { text: t('ev.bot_added', { name, level: t(`level.${ev.level}`) }), flash: [`seat:${ev.player}`] };
-    case 'took_over':
-      return { text: t('ev.took_over', { name }), flash: [`seat:${ev.player}`] };
-    case 'options':
-      return { text: t('ev.options', { options: optionsText(ev.options || {}) }), flash: ['options'] };
-    case 'round_started':
+    case EventKind.JOINED:
+    case EventKind.LEFT:
+    case EventKind.CONNECTED:
+    case EventKind.DISCONNECTED:
+    case EventKind.AWAY:
+    case EventKind.BACK:
+      return { text: me ? null : t(`ev.${ev.kind}`, { name }), flash: [seatKey(ev.player)] };
+    case EventKind.HOST_CHANGED:
+      return { text: who(ev.kind), flash: [seatKey(ev.player)] };
+    case EventKind.BOT_ADDED:
+      return { text: t('ev.bot_added', { name, level: t(`level.${ev.level}`) }), flash: [seatKey(ev.player)] };
+    case EventKind.TOOK_OVER:
+      return { text: t('ev.took_over', { name }), flash: [seatKey(ev.player)] };
+    case EventKind.OPTIONS:
+      return { text: t('ev.options', { options: optionsText(ev.options || {}) }), flash: [Highlight.OPTIONS] };
+    case EventKind.ROUND_STARTED:
       return {
         text: t(ev.dealer === ctx.you ? 'ev.round_started.you' : 'ev.round_started', { round: ev.round, dealer: ctx.name(ev.dealer) }),
         flash: [],
       };
-    case 'peek':
+    case EventKind.PEEK:
       return { text: t('ev.peek', { slot: slot(ev.slot) }), flash: [slotKey(ev.player, ev.slot)] };
-    case 'turn_started':
-      return { text: who(ev.final ? 'turn_final' : 'turn'), flash: [`seat:${ev.player}`] };
-    case 'drew':
-      if (ev.source === 'discard') {
-        return { text: who('drew_discard', { card: short(ev.card) }), flash: ['discard', 'holding'] };
+    case EventKind.TURN_STARTED:
+      return { text: who(ev.final ? 'turn_final' : 'turn'), flash: [seatKey(ev.player)] };
+    case EventKind.DREW:
+      if (ev.source === Source.DISCARD) {
+        return { text: who('drew_discard', { card: short(ev.card) }), flash: [Highlight.DISCARD, Highlight.HOLDING] };
       }
-      return { text: who('drew_stock'), flash: ['stock', 'holding'] };
-    case 'swapped':
+      return { text: who('drew_stock'), flash: [Highlight.STOCK, Highlight.HOLDING] };
+    case EventKind.SWAPPED:
       return {
-        text: who('swapped', { slot: slot(ev.slot), card: short(ev.discarded) }),
-        flash: [slotKey(ev.player, ev.slot), 'discard'],
+        text: who(ev.kind, { slot: slot(ev.slot), card: short(ev.discarded) }),
+        flash: [slotKey(ev.player, ev.slot), Highlight.DISCARD],
       };
-    case 'discarded':
+    case EventKind.DISCARDED:
       return {
-        text: ev.timeout ? who('discarded_timeout', { card: short(ev.card) })
-          : who('discarded', { card: short(ev.card) }),
-        flash: ['discard'],
+        text: who(ev.timeout ? 'discarded_timeout' : ev.kind, { card: short(ev.card) }),
+        flash: [Highlight.DISCARD],
       };
-    case 'jack':
-      return { text: who('jack'), flash: [slotKey(ev.player, 'middle'), 'discard'] };
-    case 'queen': {
+    case EventKind.JACK:
+      return { text: who(ev.kind), flash: [slotKey(ev.player, Slot.MIDDLE), Highlight.DISCARD] };
+    case EventKind.QUEEN: {
       const params = { slot: slot(ev.slot), target: ctx.name(ev.target), target_slot: slot(ev.target_slot) };
-      let key = 'queen';
-      if (me) key = 'queen.you';
-      else if (ev.target === ctx.you) key = 'queen.onyou';
+      let key = `ev.${ev.kind}`;
+      if (me) key += '.you';
+      else if (ev.target === ctx.you) key += '.onyou';
       return {
-        text: t(`ev.${key}`, { name, ...params }),
-        flash: [slotKey(ev.player, ev.slot), slotKey(ev.target, ev.target_slot), 'discard'],
+        text: t(key, { name, ...params }),
+        flash: [slotKey(ev.player, ev.slot), slotKey(ev.target, ev.target_slot), Highlight.DISCARD],
       };
     }
-    case 'king':
-      return { text: who('king', { count: ev.extra_draws }), flash: ['discard'] };
-    case 'stock_rebuilt':
-      return { text: t('ev.stock_rebuilt', { count: ev.count }), flash: ['stock', 'discard'] };
-    case 'crisp':
-      return { text: who('crisp'), flash: [`seat:${ev.player}`, 'crisp'] };
-    case 'timeout':
-      return { text: who('timeout'), flash: [`seat:${ev.player}`] };
-    case 'round_over':
+    case EventKind.KING:
+      return { text: who(ev.kind, { count: ev.extra_draws }), flash: [Highlight.DISCARD] };
+    case EventKind.STOCK_REBUILT:
+      return { text: t('ev.stock_rebuilt', { count: ev.count }), flash: [Highlight.STOCK, Highlight.DISCARD] };
+    case EventKind.CRISP:
+      return { text: who(ev.kind), flash: [seatKey(ev.player), Highlight.CRISP] };
+    case EventKind.TIMEOUT:
+      return { text: who(ev.kind), flash: [seatKey(ev.player)] };
+    case EventKind.ROUND_OVER:
       return { text: t('ev.round_over'), flash: [] };
-    case 'game_over':
+    case EventKind.GAME_OVER:
       return { text: t('ev.game_over'), flash: [] };
-    case 'rematch': // the host sent everyone back to the lobby (R16.5)
-      return { text: who('rematch'), flash: [] };
-    case 'played_for_you': // the client's own event: this seat was played while away (R17.2)
+    case EventKind.REMATCH: // the host sent everyone back to the lobby (R16.5)
+      return { text: who(ev.kind), flash: [] };
+    case ClientEvent.PLAYED_FOR_YOU: // this seat was played while away (R17.2)
       return { text: t('ev.played_for_you'), flash: [] };
     default:
       return { text: null, flash: [] };
@@ -127,23 +149,23 @@ export function describe(ev, ctx) {
 function movePhrase(ev, ctx, next) {
   const slot = (s) => t(`slot.${s}`);
   switch (ev.kind) {
-    case 'drew':
-      if (ev.source === 'discard') return t('move.took', { card: short(ev.card) });
+    case EventKind.DREW:
+      if (ev.source === Source.DISCARD) return t('move.took', { card: short(ev.card) });
       return next ? null : t('move.drew');
-    case 'swapped':
+    case EventKind.SWAPPED:
       return t('move.swapped', { slot: slot(ev.slot), card: short(ev.discarded) });
-    case 'discarded':
+    case EventKind.DISCARDED:
       return t(ev.timeout ? 'move.timeoutDiscard' : 'move.discarded', { card: short(ev.card) });
-    case 'jack':
+    case EventKind.JACK:
       return t('move.jack');
-    case 'queen':
+    case EventKind.QUEEN:
       if (ev.target === ctx.you) return t('move.queenYou', { slot: slot(ev.slot), target_slot: slot(ev.target_slot) });
       return t('move.queen', { slot: slot(ev.slot), target: ctx.name(ev.target), target_slot: slot(ev.target_slot) });
-    case 'king':
+    case EventKind.KING:
       return t('move.king', { count: ev.extra_draws });
-    case 'timeout':
-      return next && next.kind === 'discarded' ? null : t('move.timeout');
-    case 'crisp':
+    case EventKind.TIMEOUT:
+      return next && next.kind === EventKind.DISCARDED ? null : t('move.timeout');
+    case EventKind.CRISP:
       return t('move.crisp');
     default:
       return null;
@@ -158,7 +180,7 @@ function movePhrase(ev, ctx, next) {
 export function movesText(evs, ctx) {
   const parts = [];
   (evs || []).forEach((ev, i) => {
-    if (ctx.skipCrisp && ev.kind === 'crisp') return;
+    if (ctx.skipCrisp && ev.kind === EventKind.CRISP) return;
     const text = movePhrase(ev, ctx, evs[i + 1]);
     if (text) parts.push(text);
   });
@@ -166,15 +188,15 @@ export function movesText(evs, ctx) {
 }
 
 /** The card positions a player's moves changed, until that player's next turn:
- * `slotKey` -> 'swap' (a card swapped in) or 'queen' (a Queen exchanged it). */
+ * `slotKey` -> `Mark.SWAP` (a card swapped in) or `Mark.QUEEN` (a Queen exchanged it). */
 export function changedSlots(moves) {
   const out = {};
   for (const [player, evs] of Object.entries(moves || {})) {
     for (const ev of evs) {
-      if (ev.kind === 'swapped') out[slotKey(player, ev.slot)] = 'swap';
-      if (ev.kind === 'queen') {
-        out[slotKey(player, ev.slot)] = 'queen';
-        out[slotKey(ev.target, ev.target_slot)] = 'queen';
+      if (ev.kind === EventKind.SWAPPED) out[slotKey(player, ev.slot)] = Mark.SWAP;
+      if (ev.kind === EventKind.QUEEN) {
+        out[slotKey(player, ev.slot)] = Mark.QUEEN;
+        out[slotKey(ev.target, ev.target_slot)] = Mark.QUEEN;
       }
     }
   }

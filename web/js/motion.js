@@ -7,6 +7,7 @@
 // Only public faces travel face up (a discard, a card taken from the discard pile).
 
 import { h, patch } from './dom.js';
+import { EventKind, Source } from './protocol.js';
 import { cardContent, cardClass } from './render/parts.js';
 
 const MS = 420;
@@ -14,6 +15,9 @@ const MS = 420;
 const reduced = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const el = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+
+/** The pile a card was drawn from (the table marks each with its `data-source`). */
+const pileEl = (source) => document.querySelector(`[data-source="${source}"]`);
 
 /** The element of a player's card position: yours, or another seat's. */
 function slotEl(you, player, slot) {
@@ -23,16 +27,16 @@ function slotEl(you, player, slot) {
 /** Where each kind of move goes from and to: [[from, to, card], ...]. */
 function paths(ev, you) {
   switch (ev.kind) {
-    case 'drew':
-      return [[el(ev.source === 'discard' ? 'discard-pile' : 'stock'), el('holding'), ev.source === 'discard' ? ev.card : null]];
-    case 'swapped':
+    case EventKind.DREW:
+      return [[pileEl(ev.source), el('holding'), ev.source === Source.DISCARD ? ev.card : null]];
+    case EventKind.SWAPPED:
       return [[el('holding'), slotEl(you, ev.player, ev.slot), null],
         [slotEl(you, ev.player, ev.slot), el('discard-pile'), ev.discarded]];
-    case 'discarded':
+    case EventKind.DISCARDED:
       return [[el('holding'), el('discard-pile'), ev.card]];
-    case 'king':
+    case EventKind.KING:
       return [[el('holding'), el('kings') || el('discard-pile'), 'K?']];
-    case 'queen':
+    case EventKind.QUEEN:
       return [[slotEl(you, ev.player, ev.slot), slotEl(you, ev.target, ev.target_slot), null],
         [slotEl(you, ev.target, ev.target_slot), slotEl(you, ev.player, ev.slot), null]];
     default:

@@ -1,7 +1,7 @@
 // The room websocket: hello with the seat's token, then updates; reconnects by
 // itself with exponential backoff. What each close code means for this client
 // (closeOutcome below; the table in docs/web-client.md):
-//   4401 token refused     -> fatal 'token'    (the caller forgets the token)
+//   4401 bad hello         -> fatal 'token'    (the token was refused: the caller forgets it)
 //   4409 replaced          -> fatal 'replaced' (another tab took the seat; no retry)
 //   4404 room gone         -> fatal 'gone'     (the room expired or was closed)
 //   4429 rate limited      -> retry with backoff
@@ -15,7 +15,7 @@
 //                             after a restart the old places free up as their leases end)
 //   4401, 4404             -> fatal 'gone'     (no such room)
 
-import { CloseCode, isRemoval } from './protocol.js';
+import { CloseCode, MessageType, MOVED_REASON, isRemoval } from './protocol.js';
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
@@ -33,14 +33,14 @@ export function closeOutcome(code, reason = '', watching = false) {
   if (watching) {
     if (code === CloseCode.KICKED) return 'watchOff';
     if (code === CloseCode.WATCHERS_FULL) return 'watchFull';
-    if (code === CloseCode.TOKEN_REFUSED || code === CloseCode.ROOM_GONE) return 'gone';
+    if (code === CloseCode.BAD_HELLO || code === CloseCode.ROOM_GONE) return 'gone';
   }
-  if (code === CloseCode.TOKEN_REFUSED) return 'token';
-  if (code === CloseCode.KICKED && String(reason).startsWith('moved')) return 'moved';
+  if (code === CloseCode.BAD_HELLO) return 'token';
+  if (code === CloseCode.KICKED && String(reason).startsWith(MOVED_REASON)) return 'moved';
   if (code === CloseCode.REPLACED) return 'replaced';
   if (code === CloseCode.ROOM_GONE) return 'gone';
   if (isRemoval(code)) return 'removed';
-  if (code === CloseCode.RESTARTING) return 'now';
+  if (code === CloseCode.RESTART) return 'now';
   return 'backoff';
 }
 
@@ -138,13 +138,15 @@ export class RoomSocket {
     this.watchdog = setTimeout(() => { if (this.ws === ws) this.retry(); }, CONNECT_TIMEOUT);
     ws.onopen = () => {
       // R18.1: a watcher says so, with no token
-      const hello = this.opts.watch ? { type: 'hello', watch: true } : { type: 'hello', token: this.opts.token };
+      const hello = this.opts.watch
+        ? { type: MessageType.HELLO, watch: true }
+        : { type: MessageType.HELLO, token: this.opts.token };
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg && msg.type === 'update' && !this.healthy) {
+      if (msg && msg.type === MessageType.UPDATE && !this.healthy) {
         clearTimeout(this.watchdog);
         this.healthy = true;
         this.everOpen = true;

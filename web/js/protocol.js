@@ -1,9 +1,74 @@
-// The protocol's vocabulary in one place: room statuses, websocket close codes
-// and error codes, with the same values as protocol.md (v1 and its v1.1 and v1.2
-// additions) and docs/protocol-additions.md. The rest of the client names
-// these, never the bare numbers or strings. Frozen: nothing adds to them at run time.
+// The wire's vocabulary, the one place in the web client that names it (issue 22):
+// message types, action types, event kinds, room statuses, where a card is drawn
+// from, the slots of a hand, the computer players' levels, error codes and
+// websocket close codes, with the values of protocol.md (v1 and its v1.1 and v1.2
+// additions) and docs/protocol-additions.md. Every other module imports these and
+// never writes a wire name as a string of its own (tests/web/test_web_vocabulary.py
+// checks both, and each name against the server's enums of the same name:
+// crisp/engine/vocabulary.py, crisp/engine/errors.py, crisp/server/wire/vocabulary.py).
+// Frozen: nothing adds to them at run time.
 
-/** `view.status` (protocol.md, "View"). */
+/** A message's `type` that is not a game action: the client's `hello` and `lock`,
+ * the server's `update` and `error` (protocol.md "WebSocket"; `MessageType`). */
+export const MessageType = Object.freeze({
+  HELLO: 'hello', // the client's first message: the seat's token, or a watcher's `watch`
+  LOCK: 'lock', // docs/protocol-additions.md, "Locked rooms"
+  UPDATE: 'update', // every server message after hello: the view and its events
+  ERROR: 'error', // a refused client message
+});
+
+/** A client message's `type` that is a game action; also the names in a view's
+ * `legal` list (protocol.md "Client to server", v1.1 additions; `ActionType`). */
+export const ActionType = Object.freeze({
+  OPTIONS: 'options', // R16.1
+  START: 'start',
+  KICK: 'kick', // R17.5
+  READY: 'ready', // R16.2, R16.5
+  DRAW: 'draw', // R4
+  SWAP: 'swap', // R5.1
+  DISCARD: 'discard', // R5.2
+  JACK: 'jack', // R7
+  QUEEN: 'queen', // R8
+  KING: 'king', // R9
+  CRISP: 'crisp', // R10
+  NEXT_ROUND: 'next_round', // R16.5
+  REMATCH: 'rematch', // R16.5
+  ADD_BOT: 'add_bot', // R17.1
+  LEAVE: 'leave', // R17.5
+});
+
+/** An event's `kind` (protocol.md "Events", v1.1 additions and the additions in
+ * docs/protocol-additions.md; `EventKind`). */
+export const EventKind = Object.freeze({
+  JOINED: 'joined',
+  LEFT: 'left',
+  CONNECTED: 'connected',
+  DISCONNECTED: 'disconnected',
+  OPTIONS: 'options',
+  ROUND_STARTED: 'round_started',
+  PEEK: 'peek', // R2.4, R7.1, R8.2, R8.3
+  TURN_STARTED: 'turn_started',
+  DREW: 'drew', // R4.1, R13
+  SWAPPED: 'swapped', // R5.1
+  DISCARDED: 'discarded', // R5.2, R14.2
+  JACK: 'jack', // R7
+  QUEEN: 'queen', // R8
+  KING: 'king', // R9
+  STOCK_REBUILT: 'stock_rebuilt', // R4.2
+  CRISP: 'crisp', // R10
+  TIMEOUT: 'timeout', // R14.2
+  ROUND_OVER: 'round_over', // R11.2, R12
+  GAME_OVER: 'game_over', // R12.5
+  READY: 'ready', // R16.2, R16.5
+  AWAY: 'away', // R17.2
+  BACK: 'back', // R17.2
+  HOST_CHANGED: 'host_changed', // R17.4
+  BOT_ADDED: 'bot_added', // R17.1
+  TOOK_OVER: 'took_over', // R17.5
+  REMATCH: 'rematch', // R16.5
+});
+
+/** `view.status` (protocol.md, "View"; `Status`). */
 export const Status = Object.freeze({
   LOBBY: 'lobby',
   PEEK: 'peek', // the deal's peek phase (R16.2)
@@ -12,32 +77,62 @@ export const Status = Object.freeze({
   GAME_OVER: 'game_over',
 });
 
+/** Where a card is drawn from: a `draw`'s and a `drew` event's `source`, a turn's
+ * `drawn_from` (R4.1, R13; `Source`). */
+export const Source = Object.freeze({
+  STOCK: 'stock',
+  DISCARD: 'discard',
+});
+
+/** A position in a hand (R2.3; the server's `SlotLabel`). */
+export const Slot = Object.freeze({
+  LEFT: 'left',
+  MIDDLE: 'middle', // never looked at by its owner except through a Jack (R2.4, R7.1)
+  RIGHT: 'right',
+});
+
+/** The three slots, left to right: the order of a hand's cards on the wire (R2.3). */
+export const SLOTS = Object.freeze([Slot.LEFT, Slot.MIDDLE, Slot.RIGHT]);
+
+/** A computer player's level (R17.1; "hard": protocol v1.2; `BotLevel`), in the
+ * order the host is offered them. */
+export const BotLevel = Object.freeze({
+  EASY: 'easy',
+  NORMAL: 'normal', // the server's default, and the client's
+  HARD: 'hard',
+});
+
 /** Websocket close codes: what the server closes with, and what the client does
- * about each (the table in docs/web-client.md, "Connecting and reconnecting"). */
+ * about each (the table in docs/web-client.md, "Connecting and reconnecting"). The
+ * names are the server's (`CloseCode`). */
 export const CloseCode = Object.freeze({
   NORMAL: 1000, // this client leaves the room or drops a socket it gave up on
   NOT_UTF8: 1007, // a text frame that is not UTF-8: network trouble as far as the client knows
-  TOO_LARGE: 1009, // a frame over 64 KiB: network trouble as far as the client knows
-  SERVER_ERROR: 1011, // an unexpected server error on this socket: retry with backoff
-  RESTARTING: 1012, // the server restarts: reconnect at once
+  TOO_BIG: 1009, // a frame over 64 KiB: network trouble as far as the client knows
+  INTERNAL: 1011, // an unexpected server error on this socket: retry with backoff
+  RESTART: 1012, // the server restarts: reconnect at once
   TRY_LATER: 1013, // the store is unreachable, or the socket read too slowly: backoff
-  TOKEN_REFUSED: 4401, // no hello in time, a bad token or an unknown room: forget the seat
-  KICKED: 4403, // the host removed this seat: forget the seat
+  BAD_HELLO: 4401, // no hello in time, a bad token or an unknown room: forget the seat
+  KICKED: 4403, // the host removed this seat (or it moved, or it left): forget the seat
   ROOM_GONE: 4404, // the room expired or was closed: forget the seat
   REPLACED: 4409, // another tab or device took the seat: do not reconnect by itself
   WATCHERS_FULL: 4413, // v1.2 (R18.1): a watcher, and the room has its 50 watchers
-  RATE_LIMITED: 4429, // flooding: a rate limit, not a removal, so reconnect with backoff
+  RATE: 4429, // flooding: a rate limit, not a removal, so reconnect with backoff
 });
+
+/** How the reason of a 4403 starts when the seat moved to another phone (R18.5). */
+export const MOVED_REASON = 'moved';
 
 /** 4400-4499: the server ended this seat's connection on purpose. Every such
  * code but 4429 (a rate limit) means the seat is no longer this client's. */
 export function isRemoval(closeCode) {
-  return closeCode >= 4400 && closeCode < 4500 && closeCode !== CloseCode.RATE_LIMITED;
+  return closeCode >= 4400 && closeCode < 4500 && closeCode !== CloseCode.RATE;
 }
 
 /** Error codes the server sends: `{"type": "error", "code"}` on the socket and
- * `{"error": {"code"}}` from the HTTP API. Each has a message `error.<code>` in
- * web/i18n; an unknown one gets `error.generic`. */
+ * `{"error": {"code"}}` from the HTTP API (the engine's `ErrorCode` and the
+ * server's `ServerErrorCode`). Each has a message `error.<code>` in web/i18n; an
+ * unknown one gets `error.generic`. */
 export const ErrorCode = Object.freeze({
   // protocol.md, "Error codes"
   BAD_MESSAGE: 'bad_message',
@@ -60,6 +155,8 @@ export const ErrorCode = Object.freeze({
   // docs/protocol-additions.md: the HTTP API
   NOT_FOUND: 'not_found',
   METHOD_NOT_ALLOWED: 'method_not_allowed',
+  FORBIDDEN: 'forbidden', // 403 from the web framework itself
+  HTTP_ERROR: 'http_error', // any other HTTP status from the web framework
   BAD_NAME: 'bad_name',
   NAME_TAKEN: 'name_taken', // 409: someone in the room has that name
   ROOM_LOCKED: 'room_locked', // 409: the host locked the room
@@ -88,4 +185,9 @@ export const ClientError = Object.freeze({
   HTTP: 'http', // an HTTP error without an error body
   BAD_CODE: 'bad_code', // a typed room code that cannot exist
   OFFLINE: 'offline', // a tap while the socket is not open
+});
+
+/** Event kinds this client makes itself (never on the wire): a notice and a log line. */
+export const ClientEvent = Object.freeze({
+  PLAYED_FOR_YOU: 'played_for_you', // this seat was played while its phone was away (R17.2)
 });

@@ -9,7 +9,7 @@
 import { msg } from './i18n.js';
 import * as api from './api.js';
 import { RoomSocket } from './net.js';
-import { ErrorCode, Status } from './protocol.js';
+import { ErrorCode, MessageType, Status } from './protocol.js';
 import { loadQr, qrModule } from './lazy.js';
 import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
 import { restartClock } from './state.js';
@@ -125,9 +125,10 @@ export const currentSocket = () => sock;
 function receive(msg) {
   const before = getState();
   const { state, effects } = applyUpdate(before, msg, Date.now());
-  if (state !== before) replaceState(state.stale && msg.type === 'update' ? { ...state, stale: false } : state);
-  if (msg && msg.type === 'update' && state.view && state.code && !state.watching) saveTable(state.code, state.view);
-  if (msg && msg.type === 'update') reviewIfOver(getState()); // R18.3: what you remembered
+  const isUpdate = !!msg && msg.type === MessageType.UPDATE;
+  if (state !== before) replaceState(state.stale && isUpdate ? { ...state, stale: false } : state);
+  if (isUpdate && state.view && state.code && !state.watching) saveTable(state.code, state.view);
+  if (isUpdate) reviewIfOver(getState()); // R18.3: what you remembered
   if (state.view && state.view.status === Status.LOBBY && !qrModule()) loadQr().then(render, () => {});
   for (const effect of effects) {
     if (effect.type === 'fatal') onFatal(effect.reason);

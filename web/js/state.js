@@ -4,7 +4,7 @@
 // Peeked cards live only in memory, for a few seconds (R16.3).
 
 import { loadSettings } from './storage.js';
-import { Status } from './protocol.js';
+import { ActionType, BotLevel, Status } from './protocol.js';
 
 const CLOCK_SAMPLES = 12;
 
@@ -66,7 +66,7 @@ export function initialState() {
     readyRound: null, // round for which "ready" was sent
     settings: loadSettings(),
     menuOpen: false,
-    botLevel: 'normal', // the level of the next computer player the host adds (R17.1)
+    botLevel: BotLevel.NORMAL, // the level of the next computer player the host adds (R17.1)
     confirmLeave: false, // the "Leave the room?" question is open
     leaving: false, // this player asked to leave: the seat's end is expected (R17.5)
     watching: false, // this page watches the room (R18.1: /r/{code}?watch), no seat
@@ -81,7 +81,7 @@ export function initialState() {
  * once turn.may_start_at has passed (protocol.md, "legal"). */
 export function canDraw(view, serverNow) {
   if (!view || view.status !== Status.PLAYING || view.holding) return false;
-  if (view.legal.includes('draw')) return true;
+  if (view.legal.includes(ActionType.DRAW)) return true;
   const turn = view.turn;
   return !!turn && turn.player === view.you && !turn.drawn_from && serverNow >= turn.may_start_at;
 }
@@ -94,7 +94,7 @@ export function canDrawDiscard(view, serverNow) {
 
 /** Crisp is legal while this player's window is open (checked against the clock too). */
 export function canCrisp(view, serverNow) {
-  if (!view || !view.legal.includes('crisp')) return false;
+  if (!view || !view.legal.includes(ActionType.CRISP)) return false;
   const w = view.crisp && view.crisp.window;
   return !w || w.player !== view.you || serverNow < crispEnd(view, w);
 }

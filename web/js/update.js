@@ -26,7 +26,7 @@
 
 import { msg, has } from './i18n.js';
 import { describe, publicEvent } from './events.js';
-import { ErrorCode, Status } from './protocol.js';
+import { ActionType, ClientEvent, ErrorCode, EventKind, MessageType, Source, Status } from './protocol.js';
 import { crispEnd, sampleClock, serverTime } from './state.js';
 
 export const PEEK_MS = 5000; // a Jack or Queen peek stays this long unless hidden sooner
@@ -38,8 +38,11 @@ const MAX_NOTICES = 6; // notices that matter waiting their turn, at most
 const MOTION_STEP_MS = 380; // the moves of one update animate one after the other
 /** The events that are a player's move: each seat shows its last ones until that
  * player's next turn starts (`moves`). */
-const MOVE_KINDS = new Set(['drew', 'swapped', 'discarded', 'jack', 'queen', 'king', 'timeout', 'crisp']);
-const MOTION_KINDS = new Set(['drew', 'swapped', 'discarded', 'queen', 'king']);
+const MOVE_KINDS = new Set([
+  EventKind.DREW, EventKind.SWAPPED, EventKind.DISCARDED, EventKind.JACK, EventKind.QUEEN, EventKind.KING,
+  EventKind.TIMEOUT, EventKind.CRISP,
+]);
+const MOTION_KINDS = new Set([EventKind.DREW, EventKind.SWAPPED, EventKind.DISCARDED, EventKind.QUEEN, EventKind.KING]);
 const LOG_LINES = 60;
 const MAX_WAKE_MS = 60000;
 // `pending` after `outcome_unknown`: the action may have been saved, so the taps
@@ -69,13 +72,13 @@ export function withToast(state, message, now) {
  */
 export function applyUpdate(state, msg, now) {
   if (!msg || typeof msg !== 'object') return { state, effects: [] };
-  if (msg.type === 'error') {
+  if (msg.type === MessageType.ERROR) {
     const after = msg.code === ErrorCode.OUTCOME_UNKNOWN
       ? { ...state, pending: UNTIL_NEXT_UPDATE } // not known to be unchanged: wait
       : { ...state, pending: 0, optionsDraft: null, leaving: false };
     return { state: withToast(after, errorMessage(msg.code, msg.message), now), effects: [] };
   }
-  if (msg.type !== 'update' || !msg.view) return { state, effects: [] };
+  if (msg.type !== MessageType.UPDATE || !msg.view) return { state, effects: [] };
   const view = msg.view;
   const names = { ...state.names };
   const bots = { ...state.bots };
@@ -115,9 +118,9 @@ export function applyUpdate(state, msg, now) {
   }
   const events = msg.events || [];
   // "X is back" once: a return from away says more than the connection alone.
-  const back = new Set(events.filter((ev) => ev.kind === 'back').map((ev) => ev.player));
+  const back = new Set(events.filter((ev) => ev.kind === EventKind.BACK).map((ev) => ev.player));
   for (const ev of events) {
-    if (ev.kind === 'connected' && back.has(ev.player)) continue;
+    if (ev.kind === EventKind.CONNECTED && back.has(ev.player)) continue;
     applyEvent(next, ev, now, effects);
   }
   let motions = 0;
@@ -133,47 +136,47 @@ function applyEvent(s, ev, now, effects) {
   const view = s.view;
   const you = view.you;
   // A card that moves takes its peek with it; a peek event that follows shows the new one.
-  if (ev.kind === 'swapped' && ev.player === you) delete s.peeks[ev.slot];
-  if (ev.kind === 'queen') {
+  if (ev.kind === EventKind.SWAPPED && ev.player === you) delete s.peeks[ev.slot];
+  if (ev.kind === EventKind.QUEEN) {
     if (ev.player === you) delete s.peeks[ev.slot];
     if (ev.target === you) delete s.peeks[ev.target_slot];
   }
-  if (ev.kind === 'turn_started') s.moves[ev.player] = [];
+  if (ev.kind === EventKind.TURN_STARTED) s.moves[ev.player] = [];
   if (MOVE_KINDS.has(ev.kind) && ev.player) s.moves[ev.player] = [...(s.moves[ev.player] || []), publicEvent(ev)];
-  if (ev.kind === 'round_started' || ev.kind === 'round_over' || ev.kind === 'rematch') {
+  if (ev.kind === EventKind.ROUND_STARTED || ev.kind === EventKind.ROUND_OVER || ev.kind === EventKind.REMATCH) {
     s.moves = {};
     s.peeks = {};
     s.queen = null;
     s.readyRound = null;
     // a Queen on your cards of a round that is over no longer matters; the rest waits
-    s.notices = s.notices.filter((n) => n.matters && n.ev.kind !== 'queen');
+    s.notices = s.notices.filter((n) => n.matters && n.ev.kind !== EventKind.QUEEN);
   }
-  if (ev.kind === 'rematch') s.rematchBy = ev.player || null; // said in the lobby itself
-  if (ev.kind === 'round_started') s.rematchBy = null;
-  if (ev.kind === 'drew') s.publicHolding = ev.source === 'discard' ? { player: ev.player, card: ev.card } : null;
-  if (ev.kind === 'peek' && ev.player === you && ev.card) {
+  if (ev.kind === EventKind.REMATCH) s.rematchBy = ev.player || null; // said in the lobby itself
+  if (ev.kind === EventKind.ROUND_STARTED) s.rematchBy = null;
+  if (ev.kind === EventKind.DREW) s.publicHolding = ev.source === Source.DISCARD ? { player: ev.player, card: ev.card } : null;
+  if (ev.kind === EventKind.PEEK && ev.player === you && ev.card) {
     const dur = view.status === Status.PEEK ? PEEK_PHASE_MS : PEEK_MS;
     s.peeks[ev.slot] = { card: ev.card, from: now, until: now + dur };
   }
-  if (ev.kind === 'turn_started' && ev.player === you) effects.push({ type: 'yourTurn' });
+  if (ev.kind === EventKind.TURN_STARTED && ev.player === you) effects.push({ type: 'yourTurn' });
   // Said to every phone: a crisp call; a timeout with what it discarded (R14.2),
   // which matters to the player whose time ran out.
-  if (ev.kind === 'crisp') addNotice(s, ev, now, false);
-  if (ev.kind === 'timeout') addNotice(s, ev, now, ev.player === you);
-  if (ev.kind === 'discarded' && ev.timeout) {
+  if (ev.kind === EventKind.CRISP) addNotice(s, ev, now, false);
+  if (ev.kind === EventKind.TIMEOUT) addNotice(s, ev, now, ev.player === you);
+  if (ev.kind === EventKind.DISCARDED && ev.timeout) {
     // one notice for the timeout and its discard: "Ana ran out of time: 5♣ discarded"
-    s.notices = s.notices.filter((n) => !(n.ev.kind === 'timeout' && n.ev.player === ev.player && n.at === now));
+    s.notices = s.notices.filter((n) => !(n.ev.kind === EventKind.TIMEOUT && n.ev.player === ev.player && n.at === now));
     addNotice(s, ev, now, ev.player === you);
   }
   // R17.4: the new host is told so (the role's buttons appear with the view).
-  if (ev.kind === 'host_changed') {
-    s.notices = s.notices.filter((n) => n.ev.kind !== 'host_changed');
+  if (ev.kind === EventKind.HOST_CHANGED) {
+    s.notices = s.notices.filter((n) => n.ev.kind !== EventKind.HOST_CHANGED);
     if (ev.player === you) addNotice(s, ev, now, true);
   }
   // Whether there is a line and what lights up do not depend on the language or on names.
   const d = describe(ev, { you, name: (id) => id });
   // Someone else's Queen took one of your cards: it changes what you know (R8.3).
-  if (ev.kind === 'queen' && ev.target === you && ev.player !== you && d.text) addNotice(s, ev, now, true);
+  if (ev.kind === EventKind.QUEEN && ev.target === you && ev.player !== you && d.text) addNotice(s, ev, now, true);
   if (d.text) {
     s.serial += 1;
     s.log.push({ id: s.serial, ev: publicEvent(ev) });
@@ -186,7 +189,7 @@ function applyEvent(s, ev, now, effects) {
 function afterUpdate(s, prev, now, effects) {
   const view = s.view;
   if (prev && prev.status === Status.PEEK && view.status !== Status.PEEK) s.peeks = {};
-  if (s.queen && !view.legal.includes('queen')) s.queen = null;
+  if (s.queen && !view.legal.includes(ActionType.QUEEN)) s.queen = null;
   const server = serverTime(s.clock, now);
   const w = view.crisp && view.crisp.window;
   if (w && w.player === view.you) {
@@ -240,7 +243,7 @@ function addNotice(s, ev, now, matters) {
  * newest passing one still fresh, else null. */
 export function currentNotice(state, now) {
   const list = state.notices || [];
-  const first = list.find((n) => n.matters && n.ev.kind === 'host_changed') || list.find((n) => n.matters);
+  const first = list.find((n) => n.matters && n.ev.kind === EventKind.HOST_CHANGED) || list.find((n) => n.matters);
   if (first) return first;
   for (let i = list.length - 1; i >= 0; i--) {
     if (list[i].at + NOTICE_MS > now) return list[i];
@@ -307,7 +310,7 @@ export function playedWhileAway(prev, view) {
     else if (drawn >= n) played = true;
   }
   if (!played) return null;
-  return { kind: 'played_for_you', player: me, from: was.total, to: now.total };
+  return { kind: ClientEvent.PLAYED_FOR_YOU, player: me, from: was.total, to: now.total };
 }
 
 function dropExpired(map, isOver) {

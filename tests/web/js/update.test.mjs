@@ -338,14 +338,14 @@ test('expire drops what is over and returns the same state when nothing is', () 
 });
 
 test('close codes: what the client does about each (docs/web-client.md)', () => {
-  assert.equal(closeOutcome(CloseCode.TOKEN_REFUSED), 'token');
+  assert.equal(closeOutcome(CloseCode.BAD_HELLO), 'token');
   assert.equal(closeOutcome(CloseCode.REPLACED), 'replaced');
   assert.equal(closeOutcome(CloseCode.ROOM_GONE), 'gone');
   assert.equal(closeOutcome(CloseCode.KICKED), 'removed');
   assert.equal(closeOutcome(4499), 'removed');
-  assert.equal(closeOutcome(CloseCode.RATE_LIMITED), 'backoff');
-  assert.equal(closeOutcome(CloseCode.RESTARTING), 'now');
-  for (const code of [CloseCode.TRY_LATER, CloseCode.TOO_LARGE, CloseCode.SERVER_ERROR, 1006, 4500, undefined]) {
+  assert.equal(closeOutcome(CloseCode.RATE), 'backoff');
+  assert.equal(closeOutcome(CloseCode.RESTART), 'now');
+  for (const code of [CloseCode.TRY_LATER, CloseCode.TOO_BIG, CloseCode.INTERNAL, 1006, 4500, undefined]) {
     assert.equal(closeOutcome(code), 'backoff', String(code));
   }
 });

@@ -8,11 +8,13 @@ import { t } from '../i18n.js';
 import { playerById } from '../state.js';
 import { qrModule } from '../lazy.js';
 import { codeGroups, formatCode } from '../api.js';
-import { pending, flash, seatTags, nameEl, playerName, nameOf } from './parts.js';
+import { BotLevel } from '../protocol.js';
+import { Highlight, seatKey } from '../events.js';
+import { pending, flash, seatTags, nameEl, playerName, nameOf, presenceTags } from './parts.js';
 import { watchBar, watchersChip } from './watch.js';
 
 /** The computer players' levels the host may pick (R17.1; "hard": protocol v1.2). */
-export const BOT_LEVELS = ['easy', 'normal', 'hard'];
+const BOT_LEVELS = Object.values(BotLevel);
 
 export function lobby(ctx) {
   const { S, act } = ctx;
@@ -45,13 +47,13 @@ export function lobby(ctx) {
         watchersChip(v)), // R18.1: how many watch
       h('ul', { class: 'players', 'data-testid': 'player-list' },
         v.players.map((p) => h('li', {
-          key: p.id, class: `player ${p.connected || p.is_bot ? 'on' : 'off'} ${flash(ctx, `seat:${p.id}`)}`,
+          key: p.id, class: `player ${p.connected || p.is_bot ? 'on' : 'off'} ${flash(ctx, seatKey(p.id))}`,
           'data-testid': `player-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
           'data-bot': p.is_bot ? 'true' : 'false',
         },
         h('span', { class: 'dot', 'aria-hidden': 'true' }, p.is_bot ? '◆' : p.connected ? '●' : '○'),
         h('span', { class: 'pname' }, nameEl(playerName(p))),
-        seatTags({ host: p.id === v.host, you: p.id === v.you, bot: p.is_bot ? p.bot_level || 'normal' : null }),
+        seatTags({ host: p.id === v.host, you: p.id === v.you, bot: presenceTags(p).bot }),
         p.is_bot ? null : h('span', { class: 'presence' }, p.connected ? t('lobby.online') : t('lobby.offline')),
         isHost && p.id !== v.you ? h('button', {
           type: 'button', class: 'btn small', 'data-testid': `kick-${p.id}`,
@@ -133,7 +135,7 @@ function optionsPanel(ctx, isHost) {
   const o = { ...S.view.options, ...(S.optionsDraft || {}) };
   const dis = !isHost || S.conn !== 'open';
   const ds = o.draw_seconds == null ? 'none' : String(o.draw_seconds);
-  return h('section', { class: `panel options ${flash(ctx, 'options')}`, 'aria-label': t('lobby.options') },
+  return h('section', { class: `panel options ${flash(ctx, Highlight.OPTIONS)}`, 'aria-label': t('lobby.options') },
     h('h2', null, t('lobby.options')),
     h('label', { class: 'field' },
       h('span', null, t('opt.limit')),

@@ -6,6 +6,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { short, cardName, isRed } from '../cards.js';
+import { EventKind } from '../protocol.js';
 import { moveAt, turnOf } from '../replay/steps.js';
 import { nameOf } from './parts.js';
 
@@ -63,7 +64,7 @@ export function changedBy(v, data, i) {
   const move = moveAt(data, i);
   const turn = turnOf(data, i);
   if (!move) return t('memory.byTurn', { turn });
-  if (move.kind === 'queen') {
+  if (move.kind === EventKind.QUEEN) {
     return move.player === v.you ? t('memory.byYourQueen', { turn })
       : t('memory.byQueen', { name: nameOf(v, move.player), turn });
   }

@@ -7,7 +7,8 @@ import { h } from '../dom.js';
 import { t, formatNumber } from '../i18n.js';
 import { rank, suitGlyph, isRed, short } from '../cards.js';
 import { playerById } from '../state.js';
-import { describe } from '../events.js';
+import { describe, Mark } from '../events.js';
+import { BotLevel, ClientEvent, EventKind } from '../protocol.js';
 
 /** Taps wait: for the answer to the last action, or for the connection to come back. */
 export function pending(ctx) {
@@ -69,10 +70,10 @@ function nameIn(S, id) {
 export function noticeText(S, notice) {
   const ev = notice.ev;
   const you = S.view ? S.view.you : null;
-  if (ev.kind === 'crisp') {
+  if (ev.kind === EventKind.CRISP) {
     return ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: nameIn(S, ev.player) });
   }
-  if (ev.kind === 'played_for_you') {
+  if (ev.kind === ClientEvent.PLAYED_FOR_YOU) {
     const base = t('notice.playedForYou');
     return ev.from !== ev.to ? `${base} ${t('notice.totalNow', { from: ev.from, to: ev.to })}` : base;
   }
@@ -129,7 +130,7 @@ export function seatTags(on) {
  * plays it), or a human who is offline and not yet away (R17.1-R17.3). */
 export function presenceTags(p) {
   return {
-    bot: p.is_bot ? p.bot_level || 'normal' : null,
+    bot: p.is_bot ? p.bot_level || BotLevel.NORMAL : null,
     away: !p.is_bot && !!p.away,
     offline: !p.is_bot && !p.connected && !p.away,
   };
@@ -166,6 +167,25 @@ export function faceLabel(card, label) {
  * so the control's visible text stays what its name holds. */
 export function countBadge(n) {
   return h('span', { class: 'count', 'aria-hidden': 'true', 'data-n': formatNumber(n) });
+}
+
+const MARK_ICONS = { [Mark.QUEEN]: '⇄', [Mark.LOOK]: '◉', [Mark.SWAP]: '↻' };
+
+/** The mark on a card position a move changed (events.js `Mark`), the table's and
+ * the replay's; null for none. */
+export function markBadge(kind) {
+  return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': MARK_ICONS[kind] || MARK_ICONS[Mark.SWAP] }) : null;
+}
+
+/** How many of the Kings played this turn show beside the piles (R9.3): the last ones. */
+export const KINGS_SHOWN = 2;
+
+/** The Kings played this turn, face up, the last `KINGS_SHOWN` of them (on a crowded
+ * table tucked under the drawn card, their corners showing: app.css). */
+export function kingStack(kings) {
+  return h('span', { class: 'kingstack', 'aria-hidden': 'true' }, kings.slice(-KINGS_SHOWN).map((k, i) => h('span', {
+    key: i, class: cardClass(k, 'king-card'), 'data-card': k,
+  }, cardContent(k))));
 }
 
 export function cardClass(card, extra = '') {

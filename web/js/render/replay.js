@@ -7,9 +7,11 @@
 
 import { h } from '../dom.js';
 import { t, text } from '../i18n.js';
-import { SLOTS, short, cardName } from '../cards.js';
+import { short, cardName } from '../cards.js';
 import { describe } from '../events.js';
-import { cardClass, cardContent, countBadge, nameOf, seatOrder } from './parts.js';
+import { EventKind, SLOTS, Source } from '../protocol.js';
+import { markKey } from '../replay/steps.js';
+import { cardClass, cardContent, countBadge, kingStack, markBadge, nameOf, seatOrder } from './parts.js';
 
 /** A card in a sentence: left to right whatever the page's direction ("9♥" has no
  * letter to set its own, and an Arabic sentence would show it "♥9"). */
@@ -61,13 +63,12 @@ function seat(v, s, id, moving) {
       h('span', { class: 'seat-name', dir: 'auto', title: name }, name))),
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot, k) => {
     const c = (s.hands[id] || [])[k];
-    const mark = s.marks[`${id}:${slot}`];
+    const mark = s.marks[markKey(id, slot)];
     return h('span', {
       key: slot, class: cardClass(c, mark ? 'marked' : ''), role: 'img',
       'data-testid': `replay-${id}-${slot}`, 'data-card': c || '', 'data-mark': mark || null,
       'aria-label': `${t(`slot.${slot}`)}: ${c ? cardName(c) : '?'}`,
-    }, cardContent(c),
-    mark ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': mark === 'queen' ? '⇄' : mark === 'look' ? '◉' : '↻' }) : null);
+    }, cardContent(c), markBadge(mark));
   })));
 }
 
@@ -75,19 +76,17 @@ function piles(s) {
   const top = s.stock[0] || null;
   const pile = s.pile.length ? s.pile[s.pile.length - 1] : null;
   const held = s.held ? s.held.card : null;
-  const face = (c, extra, label, testid, count = null) => h('div', { class: 'pile' },
+  const face = (c, { class: extra, label, testid, count = null }) => h('div', { class: 'pile' },
     h('span', {
       class: c ? cardClass(c, `big ${extra}`) : `card big empty ${extra}`, role: 'img',
       'data-testid': testid, 'data-card': c || '', 'aria-label': c ? `${label}: ${cardName(c)}` : label,
     }, c ? cardContent(c) : null, count ? countBadge(count) : null),
     h('span', { class: 'caption' }, label));
   return h('section', { class: 'piles', 'aria-label': t('table.center') },
-    face(top, 'stock', t('stock.title'), 'replay-stock', s.stock.length),
-    face(pile, 'discard', t('discard.title'), 'replay-discard', s.pile.length),
-    s.kings.length ? h('div', { class: 'pile kings', 'data-testid': 'replay-kings' },
-      h('span', { class: 'kingstack', 'aria-hidden': 'true' },
-        s.kings.slice(-2).map((k, i) => h('span', { key: i, class: cardClass(k, 'king') }, cardContent(k))))) : null,
-    face(held, 'holding', t('holding.title'), 'replay-held'));
+    face(top, { class: 'stock', label: t('stock.title'), testid: 'replay-stock', count: s.stock.length }),
+    face(pile, { class: 'discard', label: t('discard.title'), testid: 'replay-discard', count: s.pile.length }),
+    s.kings.length ? h('div', { class: 'pile kings', 'data-testid': 'replay-kings' }, kingStack(s.kings)) : null,
+    face(held, { class: 'holding', label: t('holding.title'), testid: 'replay-held' }));
 }
 
 /** The move in words, every card named (all of them are face up in a replay). */
@@ -97,19 +96,19 @@ function caption(v, r, s) {
   const name = nameOf(v, m.player);
   const slot = (x) => t(`slot.${x}`);
   switch (m.kind) {
-    case 'peek': return t('replay.peek', { name, slot: slot(m.slot), card: card(m.card) });
-    case 'ready': return t('replay.ready', { name });
-    case 'turn_started': return t(m.final ? 'replay.turnFinal' : 'replay.turn', { name });
-    case 'drew':
-      return t(m.source === 'discard' ? 'replay.drewDiscard' : 'replay.drewStock', { name, card: card(m.card) });
-    case 'swapped': {
+    case EventKind.PEEK: return t('replay.peek', { name, slot: slot(m.slot), card: card(m.card) });
+    case EventKind.READY: return t('replay.ready', { name });
+    case EventKind.TURN_STARTED: return t(m.final ? 'replay.turnFinal' : 'replay.turn', { name });
+    case EventKind.DREW:
+      return t(m.source === Source.DISCARD ? 'replay.drewDiscard' : 'replay.drewStock', { name, card: card(m.card) });
+    case EventKind.SWAPPED: {
       const into = s.hands[m.player][SLOTS.indexOf(m.slot)];
       return t('replay.swapped', { name, card: card(into), slot: slot(m.slot), old: card(m.discarded) });
     }
-    case 'discarded':
+    case EventKind.DISCARDED:
       return t(m.timeout ? 'replay.discardedTimeout' : 'replay.discarded', { name, card: card(m.card) });
-    case 'jack': return t('replay.jack', { name });
-    case 'queen':
+    case EventKind.JACK: return t('replay.jack', { name });
+    case EventKind.QUEEN:
       return t('replay.queen', {
         name, card: card(m.own_card), slot: slot(m.slot), target: nameOf(v, m.target),
         target_card: card(m.target_card), target_slot: slot(m.target_slot),

@@ -12,21 +12,24 @@
 
 import { h } from '../dom.js';
 import { t, text, formatNumber, formatSeconds } from '../i18n.js';
-import { SLOTS, short, cardName, isRed } from '../cards.js';
-import { Status } from '../protocol.js';
+import { short, cardName, isRed } from '../cards.js';
+import { ActionType, ClientEvent, EventKind, SLOTS, Source, Status } from '../protocol.js';
 import { canDraw, canDrawDiscard, canCrisp, crispEnd, playerById } from '../state.js';
-import { slotKey, movesText, changedSlots } from '../events.js';
+import { Highlight, seatKey, slotKey, movesText, changedSlots } from '../events.js';
 import { currentNotice } from '../update.js';
 import {
   pending, flash, nameOf, nameEl, num, seatOrder, seatTags, presenceTags, isReady, cardContent, cardClass, offlineStrip,
-  eventText, faceLabel, countBadge, noticeText, logList, playerName, namedAsBot, hostMark,
+  eventText, faceLabel, countBadge, noticeText, logList, playerName, namedAsBot, hostMark, markBadge, kingStack, KINGS_SHOWN,
 } from './parts.js';
 import { watchBar, watchersChip } from './watch.js';
 
 /** The events the notice line may fall back on (the last move, never "X's turn":
  * the turn line says whose turn it is). */
-const SAID_KINDS = new Set(['drew', 'swapped', 'discarded', 'jack', 'queen', 'king', 'crisp', 'timeout',
-  'stock_rebuilt', 'round_started', 'away', 'back', 'took_over', 'host_changed', 'played_for_you']);
+const SAID_KINDS = new Set([
+  EventKind.DREW, EventKind.SWAPPED, EventKind.DISCARDED, EventKind.JACK, EventKind.QUEEN, EventKind.KING,
+  EventKind.CRISP, EventKind.TIMEOUT, EventKind.STOCK_REBUILT, EventKind.ROUND_STARTED, EventKind.AWAY,
+  EventKind.BACK, EventKind.TOOK_OVER, EventKind.HOST_CHANGED, ClientEvent.PLAYED_FOR_YOU,
+]);
 
 /** From this many players on, the seats are compact and the piles share a row
  * with your cards: the whole table fits a 360x640 screen. */
@@ -135,7 +138,7 @@ function crispInfo(ctx) {
   const finals = c.final_turns_left || [];
   const caller = c.caller === v.you ? t('crisp.calledYou') : t('crisp.called', { name: nameOf(v, c.caller) });
   return h('span', {
-    key: 'crisp', class: `crispinfo ${flash(ctx, 'crisp')}`, 'data-testid': 'crisp-info', title: caller,
+    key: 'crisp-info', class: `crispinfo ${flash(ctx, Highlight.CRISP)}`, 'data-testid': 'crisp-info', title: caller,
     'data-caller': c.caller, 'data-left': finals.length,
   }, h('span', { class: 'sr-only' }, `${caller}: `), t('crisp.finals', { count: finals.length }));
 }
@@ -157,10 +160,6 @@ function markProps(marks, player, slot) {
   return kind ? { 'data-mark': kind } : {};
 }
 
-function markBadge(kind) {
-  return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': kind === 'queen' ? '⇄' : '↻' }) : null;
-}
-
 /** Another player: name (with the host's crown), total, tags, the last move and
  * three face-down cards (Queen targets). The name has its line to itself (with
  * the total), so that every seat can be told apart; the tags and the last move
@@ -179,7 +178,7 @@ function seat(ctx, p, marks, crowded) {
     ...(turn ? { final: false } : {}), // its final turn is now: the turn line says so
   });
   return h('div', {
-    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline || presence.away ? 'seat-off' : ''} ${flash(ctx, `seat:${p.id}`)}`,
+    key: p.id, class: `seat ${turn ? 'seat-turn' : ''} ${presence.offline || presence.away ? 'seat-off' : ''} ${flash(ctx, seatKey(p.id))}`,
     'data-testid': `seat-${p.id}`, 'data-connected': p.connected ? 'true' : 'false',
     'data-bot': p.is_bot ? 'true' : 'false', 'data-away': p.away ? 'true' : 'false',
     'data-host': v.host === p.id ? 'true' : 'false',
@@ -251,16 +250,16 @@ function center(ctx) {
   let holding;
   if (v.holding) {
     holding = h('div', {
-      class: cardClass(v.holding, `big holding ${flash(ctx, 'holding')}`), 'data-testid': 'holding',
+      class: cardClass(v.holding, `big holding ${flash(ctx, Highlight.HOLDING)}`), 'data-testid': 'holding',
       'data-card': v.holding, role: 'img',
       'aria-label': t('holding.yours', { card: cardName(v.holding) }),
     }, cardContent(v.holding));
   } else if (turn && turn.drawn_from && turn.player !== v.you) {
     // A card taken from the discard pile is public (R16.4); one from the stock is not.
-    const seen = turn.drawn_from === 'discard' && S.publicHolding && S.publicHolding.player === turn.player
+    const seen = turn.drawn_from === Source.DISCARD && S.publicHolding && S.publicHolding.player === turn.player
       ? S.publicHolding.card : null;
     holding = h('div', {
-      class: cardClass(seen, `big holding ${flash(ctx, 'holding')}`), 'data-testid': 'holding', role: 'img',
+      class: cardClass(seen, `big holding ${flash(ctx, Highlight.HOLDING)}`), 'data-testid': 'holding', role: 'img',
       'data-card': seen || '',
       'aria-label': t('holding.someone', { name: nameOf(v, turn.player) }) + (seen ? `: ${cardName(seen)}` : ''),
     }, cardContent(seen));
@@ -273,17 +272,17 @@ function center(ctx) {
   return h('section', { class: 'piles', 'aria-label': t('table.center') },
     h('div', { class: 'pile' },
       h('button', {
-        type: 'button', class: cardClass(null, `big stock ${drawOk ? 'can' : ''} ${flash(ctx, 'stock')}`),
-        'data-testid': 'stock', 'data-count': v.stock_count, disabled: !drawOk, onclick: act.drawStock,
+        type: 'button', class: cardClass(null, `big stock ${drawOk ? 'can' : ''} ${flash(ctx, Highlight.STOCK)}`),
+        'data-testid': 'stock', 'data-source': Source.STOCK, 'data-count': v.stock_count, disabled: !drawOk, onclick: act.drawStock,
         'aria-label': t('stock.label', { count: v.stock_count }) + (drawOk ? ` — ${t('stock.tap')}` : ''),
       }, cardContent(null), countBadge(v.stock_count)),
       h('span', { class: 'caption' }, t('stock.title'))),
     h('div', { class: 'pile' },
       h('button', {
         type: 'button',
-        class: v.discard_top ? cardClass(v.discard_top, `big discard ${discardOk ? 'can' : ''} ${flash(ctx, 'discard')}`)
-          : `card big empty discard ${flash(ctx, 'discard')}`,
-        'data-testid': 'discard-pile', 'data-card': v.discard_top || '', 'data-count': v.discard_count,
+        class: v.discard_top ? cardClass(v.discard_top, `big discard ${discardOk ? 'can' : ''} ${flash(ctx, Highlight.DISCARD)}`)
+          : `card big empty discard ${flash(ctx, Highlight.DISCARD)}`,
+        'data-testid': 'discard-pile', 'data-source': Source.DISCARD, 'data-card': v.discard_top || '', 'data-count': v.discard_count,
         disabled: !discardOk, onclick: act.drawDiscard,
         'aria-label': v.discard_top
           ? faceLabel(v.discard_top, `${t('discard.label', { card: cardName(v.discard_top) })} — ${
@@ -303,13 +302,12 @@ function kingsBeside(ctx) {
   if (!kings.length) return null;
   const extra = v.turn.extra_draws || 0;
   // on a crowded table they lie tucked under the drawn card, their corners showing (app.css)
-  const shown = kings.slice(-2);
   return h('div', {
     class: 'pile kings', 'data-testid': 'kings', 'data-count': kings.length, role: 'img',
-    style: `--kings:${shown.length}`,
+    style: `--kings:${Math.min(kings.length, KINGS_SHOWN)}`,
     'aria-label': `${t('kings.label', { count: kings.length })} — ${t('turn.extra', { count: extra })}`,
   },
-  h('span', { class: 'kingstack', 'aria-hidden': 'true' }, shown.map((k, i) => h('span', { key: i, class: cardClass(k, 'king'), 'data-card': k }, cardContent(k)))),
+  kingStack(kings),
   h('span', { class: 'caption', 'aria-hidden': 'true' }, t('kings.caption', { count: extra })));
 }
 
@@ -328,12 +326,12 @@ function hintText(ctx) {
   if (canCrisp(v, now)) return t('hint.crisp');
   if (v.holding) {
     // What a special card does, said when you hold it (R6, R7, R8, R9, R13.3).
-    if (legal.includes('king')) return t('hint.king');
-    if (legal.includes('jack')) return t('hint.jack');
-    if (legal.includes('queen')) return t('hint.queen');
-    if ('JQK'.includes(v.holding[0]) && v.turn && v.turn.drawn_from === 'discard') return t('hint.faceFromPile');
-    if (legal.includes('discard')) return t('hint.swapOrDiscard');
-    if (legal.includes('swap')) return t('hint.swapOnly');
+    if (legal.includes(ActionType.KING)) return t('hint.king');
+    if (legal.includes(ActionType.JACK)) return t('hint.jack');
+    if (legal.includes(ActionType.QUEEN)) return t('hint.queen');
+    if ('JQK'.includes(v.holding[0]) && v.turn && v.turn.drawn_from === Source.DISCARD) return t('hint.faceFromPile');
+    if (legal.includes(ActionType.DISCARD)) return t('hint.swapOrDiscard');
+    if (legal.includes(ActionType.SWAP)) return t('hint.swapOnly');
   }
   if (turn && turn.player === v.you) {
     if (canDraw(v, now)) return canDrawDiscard(v, now) ? t('hint.drawEither') : t('hint.draw');
@@ -396,7 +394,7 @@ function mine(ctx, marks) {
   const v = S.view;
   const me = playerById(v, v.you) || { name: '', total: 0 };
   const busy = pending(ctx);
-  const swapOk = !busy && !S.queen && v.legal.includes('swap');
+  const swapOk = !busy && !S.queen && v.legal.includes(ActionType.SWAP);
   const choosing = !busy && !!S.queen;
   const myTurn = v.turn && v.turn.player === v.you;
   const host = v.host === v.you;
@@ -463,15 +461,15 @@ function actionBar(ctx) {
   const busy = pending(ctx) || !!S.queen;
   const ok = (type) => !busy && v.legal.includes(type);
   const btn = (type, icon, onclick) => h('button', {
-    type: 'button', class: `btn action ${ok(type) ? 'can' : ''} ${S.queen && type === 'queen' ? 'picked' : ''}`,
+    type: 'button', class: `btn action ${ok(type) ? 'can' : ''} ${S.queen && type === ActionType.QUEEN ? 'picked' : ''}`,
     'data-testid': `action-${type}`, disabled: !ok(type), onclick,
     'aria-label': t(`action.${type}Label`),
   }, h('span', { class: 'action-icon', 'aria-hidden': 'true', 'data-icon': icon }), h('span', { class: 'action-text' }, t(`action.${type}`)));
   return h('section', { class: 'actions', 'aria-label': t('table.actions') },
-    btn('discard', '⤓', act.discard),
-    btn('jack', 'J', act.jack),
-    btn('queen', 'Q', act.queen),
-    btn('king', 'K', act.king),
+    btn(ActionType.DISCARD, '⤓', act.discard),
+    btn(ActionType.JACK, 'J', act.jack),
+    btn(ActionType.QUEEN, 'Q', act.queen),
+    btn(ActionType.KING, 'K', act.king),
     crispButton(ctx));
 }
 

@@ -5,12 +5,14 @@
 // Each step: {move (null at the deal), i (the move's index, -1 at the deal), turn
 // (the round's turn number, 0 before the first), hands {player: [left, middle,
 // right]}, stock (top first), pile (bottom first), held {player, card} | null,
-// kings (beside the piles, R9.3), marks {'player:slot': 'look'|'swap'|'queen'},
-// the positions the move touched, as the live table marks them}.
+// kings (beside the piles, R9.3), marks {markKey(player, slot): a Mark (events.js):
+// look, swap or queen}, the positions the move touched, as the live table marks them}.
 
-const SLOTS = ['left', 'middle', 'right'];
+import { Mark } from '../events.js';
+import { EventKind, SLOTS, Slot, Source } from '../protocol.js';
 
-const key = (player, slot) => `${player}:${slot}`;
+/** The key of a card position in a step's `marks`. */
+export const markKey = (player, slot) => `${player}:${slot}`;
 
 function copy(s) {
   const hands = {};
@@ -39,59 +41,59 @@ export function replaySteps(replay) {
 
 /** One move into `s` (a fresh copy). */
 function apply(s, m) {
-  const at = (player, slot) => SLOTS.indexOf(slot);
+  const at = (slot) => SLOTS.indexOf(slot);
   switch (m.kind) {
-    case 'turn_started':
+    case EventKind.TURN_STARTED:
       s.turn += 1;
       s.pile.push(...s.kings); // R9.3: the last turn's Kings go on the pile
       s.kings = [];
       break;
-    case 'peek':
-      s.marks[key(m.player, m.slot)] = 'look';
+    case EventKind.PEEK:
+      s.marks[markKey(m.player, m.slot)] = Mark.LOOK;
       break;
-    case 'stock_rebuilt': // R4.2: the pile turned over, its first card on top
+    case EventKind.STOCK_REBUILT: // R4.2: the pile turned over, its first card on top
       s.stock = s.pile;
       s.pile = [];
       break;
-    case 'drew':
-      if (m.source === 'discard') s.pile.pop();
+    case EventKind.DREW:
+      if (m.source === Source.DISCARD) s.pile.pop();
       else s.stock.shift();
       s.held = { player: m.player, card: m.card };
       break;
-    case 'swapped':
-      if (s.hands[m.player]) s.hands[m.player][at(m.player, m.slot)] = s.held ? s.held.card : null;
+    case EventKind.SWAPPED:
+      if (s.hands[m.player]) s.hands[m.player][at(m.slot)] = s.held ? s.held.card : null;
       s.pile.push(m.discarded);
       s.held = null;
-      s.marks[key(m.player, m.slot)] = 'swap';
+      s.marks[markKey(m.player, m.slot)] = Mark.SWAP;
       break;
-    case 'discarded':
+    case EventKind.DISCARDED:
       if (!s.held) s.stock.shift(); // R14.2a: drawn for a player whose time ran out
       s.pile.push(m.card);
       s.held = null;
       break;
-    case 'jack':
+    case EventKind.JACK:
       s.pile.push(m.card);
       s.held = null;
-      s.marks[key(m.player, 'middle')] = 'look';
+      s.marks[markKey(m.player, Slot.MIDDLE)] = Mark.LOOK;
       break;
-    case 'queen': {
+    case EventKind.QUEEN: {
       const mine = s.hands[m.player];
       const theirs = s.hands[m.target];
       if (mine && theirs) {
-        mine[at(m.player, m.slot)] = m.target_card;
-        theirs[at(m.target, m.target_slot)] = m.own_card;
+        mine[at(m.slot)] = m.target_card;
+        theirs[at(m.target_slot)] = m.own_card;
       }
       s.pile.push(m.card);
       s.held = null;
-      s.marks[key(m.player, m.slot)] = 'queen';
-      s.marks[key(m.target, m.target_slot)] = 'queen';
+      s.marks[markKey(m.player, m.slot)] = Mark.QUEEN;
+      s.marks[markKey(m.target, m.target_slot)] = Mark.QUEEN;
       break;
     }
-    case 'king':
+    case EventKind.KING:
       s.kings.push(m.card);
       s.held = null;
       break;
-    case 'round_over':
+    case EventKind.ROUND_OVER:
       s.pile.push(...s.kings);
       s.kings = [];
       s.held = null;
@@ -106,7 +108,7 @@ export function turnOf(replay, i) {
   let turn = 0;
   for (const m of replay.moves || []) {
     if (m.i > i) break;
-    if (m.kind === 'turn_started') turn += 1;
+    if (m.kind === EventKind.TURN_STARTED) turn += 1;
   }
   return turn;
 }
@@ -120,8 +122,8 @@ export function moveAt(replay, i) {
  * readiness passes quickly, a move that changes the table stays long enough to read. */
 export function stepMs(step) {
   const kind = step.move ? step.move.kind : 'deal';
-  if (kind === 'ready' || kind === 'turn_started') return 700;
-  if (kind === 'peek') return 1000;
-  if (kind === 'round_over' || kind === 'deal') return 2200;
+  if (kind === EventKind.READY || kind === EventKind.TURN_STARTED) return 700;
+  if (kind === EventKind.PEEK) return 1000;
+  if (kind === EventKind.ROUND_OVER || kind === 'deal') return 2200;
   return 1600;
 }
