@@ -95,8 +95,8 @@ function replayButtons(ctx, round) {
     }, h('span', { 'aria-hidden': 'true' }, '▶ '), t('replay.openRound', { round })),
     rounds.length ? h('div', { class: 'replay-rounds' }, rounds.map((n) => h('button', {
       key: n, type: 'button', class: 'btn small', 'data-testid': `replay-round-${n}`,
-      'aria-label': t('replay.openRound', { round: n }), onclick: () => ctx.act.openReplay(n),
-    }, t('history.round', { round: n })))) : null);
+      onclick: () => ctx.act.openReplay(n),
+    }, t('replay.roundButton', { round: n })))) : null);
 }
 
 /** Why the caller got -5 or +5 (R12.2, R12.3): their sum against the others'. */
