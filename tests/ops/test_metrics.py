@@ -81,6 +81,9 @@ async def test_metrics_after_a_game(server: ThreadServer) -> None:
     await start_game([ana, ben], ready=False, limit=50)
     await play_rounds_to_game_over([ana, ben], no_ready_in_first_peek)
     assert ana.view["status"] == "game_over"
+    # settled: every socket's writer done (a latency is observed after its update is
+    # written, which its reader may see first; CI once scraped in between: 22 of 23)
+    await server.advance(0)
 
     m = await scrape(server)
     actions = label_values(m, "crisp_actions_total", "type")

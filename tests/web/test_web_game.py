@@ -2,8 +2,8 @@
 
 The host creates the room in the UI (no test deck: real shuffles), shares it, a
 friend joins by typing the code, a third joins, drops, comes back to the same
-seat and is removed by the host. Then two players play rounds (the first player
-of each round calls crisp) until someone reaches the 50-point limit (R12.5),
+seat and is removed by the host. Then two players play rounds (each ends by a
+crisp call) until someone reaches the 50-point limit (R12.5),
 the winners are shown and the host starts a rematch (R16.5). Last, the same
 seat opened in a second tab takes the seat over (close 4409).
 """
@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from tests.web.browser_kit import (
     join_via_link,
-    play_simple_turn,
+    play_round_to_a_call,
     ready_up,
     snap,
     tap,
@@ -86,16 +86,13 @@ def test_host_creates_room_in_the_ui_and_plays_to_a_rematch(server: Any, phone: 
     expect(eve.get_by_test_id("option-limit")).to_have_value("50")
     tap(dee, "start-game")
 
-    # --- rounds until the game ends; the first player of each round calls crisp
+    # --- rounds until the game ends; each round ends by a crisp call
     pages = {"p1": dee, view(eve)["you"]: eve}
     for _ in range(12):
         for page in pages.values():
             ready_up(page)  # all ready: the first turn starts at once
-        v = wait_view(dee, "v.status === 'playing' && v.turn !== null")
-        first = v["turn"]["player"]
-        second = next(p for p in pages if p != first)
-        play_simple_turn(pages[first], first, call_crisp=True)
-        play_simple_turn(pages[second], second, call_crisp=False)
+        wait_view(dee, "v.status === 'playing' && v.turn !== null")
+        play_round_to_a_call(pages, dee)
         v = wait_view(dee, "v.status === 'round_over' || v.status === 'game_over'")
         expect(eve.get_by_test_id("scoreboard")).to_contain_text(str(v["players"][0]["total"]))
         if v["status"] == "game_over":
