@@ -128,7 +128,11 @@ class Connection:
         self.close_code: int | None = None  # the code this server closed with
         self.peer_close_code: int | None = None  # the code of a close it received
         self._marks: collections.deque[_Mark] = collections.deque(maxlen=MAX_MARKS)
-        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
+        # What the writer sends next, in order, and the writer's wake-up while it waits
+        # (a deque and a future made only then: an asyncio.Queue per socket held three
+        # deques for its whole life; issue 27, memory per socket)
+        self._queue: collections.deque[_Item] = collections.deque()
+        self._wake: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._writing = False
         # the table last written, for `resend` (one reference: the State is the room's)
@@ -175,7 +179,7 @@ class Connection:
             self.close_code = close_code
             if end_reason is not None:
                 self.end_reason = end_reason
-            self._queue.put_nowait(_Close(close_code, reason))
+            self._push(_Close(close_code, reason))
 
     @property
     def closing(self) -> bool:
@@ -204,14 +208,20 @@ class Connection:
     def _put(self, item: _Item) -> None:
         if self.closing:
             return
-        if self._queue.qsize() >= MAX_QUEUE:
+        if len(self._queue) >= MAX_QUEUE:
             log.warning(
                 "room %s: %s too slow to read its updates; closing",
                 self.room_code, self.player_id,
             )
             self.close(CloseCode.TRY_LATER, "too slow", EndReason.TOO_SLOW)
             return
-        self._queue.put_nowait(item)
+        self._push(item)
+
+    def _push(self, item: _Item) -> None:
+        self._queue.append(item)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def wait_closed(self, timeout: float = 2.0) -> None:
         """Wait for the writer to finish (after a close was queued or the socket died)."""
@@ -232,13 +242,17 @@ class Connection:
     @property
     def idle(self) -> bool:
         """Nothing queued and nothing being written (a manual clock's settling)."""
-        return self._queue.empty() and not self._writing
+        return not self._queue and not self._writing
 
     async def _writer(self) -> None:
         try:
             while True:
                 self._writing = False
-                item = await self._queue.get()
+                while not self._queue:
+                    self._wake = asyncio.get_running_loop().create_future()
+                    await self._wake
+                self._wake = None
+                item = self._queue.popleft()
                 self._writing = True
                 if isinstance(item, _Close):
                     with contextlib.suppress(Exception):
