@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 from redis.asyncio import Redis
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from .services import CrispServer, RedisServer, start_crisp, start_redis
 from .soak_record import Recorder
@@ -184,7 +185,9 @@ async def garbage(urls: list[str], codes: list[str], seconds: float, *,
             try:
                 outcome = await asyncio.wait_for(
                     _one(kind, url, rng.choice(codes), address, rng), 30)
-            except Exception as exc:  # the server must answer; count what it did not
+            except InvalidStatus as exc:  # the handshake refused over HTTP (429: a cap)
+                outcome = f"http_{exc.response.status_code}"
+            except Exception as exc:  # TimeoutError: the server left it open for 30 s
                 outcome = f"exception:{type(exc).__name__}"
             seen[kind][outcome] += 1
 
