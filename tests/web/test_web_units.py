@@ -1,5 +1,5 @@
 """The web client's pure parts under Node's test runner (no browser): applyUpdate
-and expire (web/js/update.js), the close-code outcomes (net.js), the seat order and
+and expire (web/js/update.js), the close-code outcomes (net/socket.js), the seat order and
 seat tags (render/parts.js), and the translations as they read (i18n.test.mjs:
 every counted string for the counts 0-12 in every language, plural categories,
 no Latin word in Arabic, fallback order, bidi isolation). The tests themselves

@@ -3,7 +3,7 @@
 // `ctx.act.<name>`; keys.js clicks the same buttons.
 
 import { setLanguage, t, msg } from './i18n.js';
-import * as api from './api.js';
+import * as api from './net/api.js';
 import { loadQr } from './lazy.js';
 import { ActionType, ClientError, ErrorCode, MessageType, Source, Status } from './protocol.js';
 import { saveSeat, saveName, saveSettings } from './storage.js';

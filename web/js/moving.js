@@ -5,7 +5,7 @@
 // with the time left. The other phone opens the link and takes the seat
 // (routing.js); this phone's socket is then closed (4403 "moved") and it says so.
 
-import * as api from './api.js';
+import * as api from './net/api.js';
 import { msg } from './i18n.js';
 import { loadQr } from './lazy.js';
 import { loadSeat } from './storage.js';

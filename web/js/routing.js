@@ -1,14 +1,14 @@
 // Where the page is: "/" is the home screen, "/r/{code}" a room, entered at
 // once with a stored seat (a reload returns to the same seat), else the join
 // form with the code filled in; "/r/{code}?watch" watches the room (R18.1: no
-// seat, no name asked). Entering a room opens its socket (net.js);
+// seat, no name asked). Entering a room opens its socket (net/socket.js);
 // its messages go through applyUpdate (update.js) and their effects run here.
 // A fatal close (docs/web-client.md, "Connecting and reconnecting") leads back
 // home, except "replaced", which waits for "Play in this tab".
 
 import { msg } from './i18n.js';
-import * as api from './api.js';
-import { RoomSocket } from './net.js';
+import * as api from './net/api.js';
+import { RoomSocket } from './net/socket.js';
 import { ErrorCode, MessageType, Status } from './protocol.js';
 import { loadQr, qrModule } from './lazy.js';
 import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';

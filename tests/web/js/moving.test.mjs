@@ -1,7 +1,7 @@
 // R18.4 and R18.5 in the client's pure parts: the crisp window this phone shows ends
 // early by the measured delay (state.js crispEnd), so a tap before its end reaches
 // the server within the credit it gives; a 4403 "moved" close means the seat moved
-// to another phone (net.js); the move link carries the code in its fragment.
+// to another phone (net/socket.js); the move link carries the code in its fragment.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { setLanguage } from '../../../web/js/i18n.js';
 import { applyUpdate } from '../../../web/js/update.js';
 import { canCrisp, crispEnd, initialState } from '../../../web/js/state.js';
 import { CloseCode, Status } from '../../../web/js/protocol.js';
-import { closeOutcome } from '../../../web/js/net.js';
+import { closeOutcome } from '../../../web/js/net/socket.js';
 import { moveLink } from '../../../web/js/render/move.js';
 
 globalThis.document = { documentElement: {} };

@@ -1,6 +1,6 @@
 // The replay's steps (web/js/replay/steps.js, R18.2), the memory review's words
 // (web/js/render/memory.js, R18.3) in every language, and what a watcher's page
-// does with its updates and closes (R18.1: update.js, net.js); under Node
+// does with its updates and closes (R18.1: update.js, net/socket.js); under Node
 // (tests/web/test_web_units.py runs this file).
 
 import { test } from 'node:test';
@@ -12,7 +12,7 @@ import { replaySteps, turnOf, moveAt, stepMs } from '../../../web/js/replay/step
 import { changedBy } from '../../../web/js/render/memory.js';
 import { applyUpdate } from '../../../web/js/update.js';
 import { initialState } from '../../../web/js/state.js';
-import { closeOutcome } from '../../../web/js/net.js';
+import { closeOutcome } from '../../../web/js/net/socket.js';
 
 globalThis.document = { documentElement: {} };
 globalThis.fetch = async (url) => {

@@ -1,6 +1,6 @@
 // Unit tests of the web client's pure parts, run by Node's test runner
 // (tests/web/test_web_units.py runs this file): applyUpdate and expire
-// (web/js/update.js), the close-code outcomes (net.js), the seat order, the
+// (web/js/update.js), the close-code outcomes (net/socket.js), the seat order, the
 // seat tags and the log's text (render/parts.js). English strings are loaded
 // from web/i18n.
 
@@ -14,7 +14,7 @@ import {
 } from '../../../web/js/update.js';
 import { movesText, changedSlots } from '../../../web/js/events.js';
 import { initialState, serverTime } from '../../../web/js/state.js';
-import { closeOutcome } from '../../../web/js/net.js';
+import { closeOutcome } from '../../../web/js/net/socket.js';
 import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
 import { seatOrder, seatTags, presenceTags, eventText, noticeText, nameOf } from '../../../web/js/render/parts.js';
 

@@ -5,7 +5,7 @@
 import { h } from '../dom.js';
 import { t, text, listOf } from '../i18n.js';
 import { Status } from '../protocol.js';
-import { formatCode } from '../api.js';
+import { formatCode } from '../net/api.js';
 
 /** The name input, or null when the home form is not on screen. */
 export const nameField = () => document.querySelector('[data-testid="name-input"]');

@@ -7,7 +7,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { playerById } from '../state.js';
 import { qrModule } from '../lazy.js';
-import { codeGroups, formatCode } from '../api.js';
+import { codeGroups, formatCode } from '../net/api.js';
 import { BotLevel } from '../protocol.js';
 import { Highlight, seatKey } from '../events.js';
 import { pending, flash, seatTags, nameEl, playerName, nameOf, presenceTags } from './parts.js';

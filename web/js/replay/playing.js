@@ -9,7 +9,7 @@
 //   remembered" (render/memory.js) is that round's `memory` for this seat; asked
 //   for once per round, as soon as the results come (routing.js `receive`).
 
-import * as api from '../api.js';
+import * as api from '../net/api.js';
 import { Status } from '../protocol.js';
 import { replaySteps, stepMs } from './steps.js';
 import { loadSeat } from '../storage.js';

@@ -1,6 +1,7 @@
-// The HTTP lobby API (protocol.md, "HTTP").
+// The HTTP lobby API (protocol.md, "HTTP"). net/ holds the two ways this client
+// talks to the server: this one, and the room's websocket (socket.js).
 
-import { ClientError, ErrorCode } from './protocol.js';
+import { ClientError, ErrorCode } from '../protocol.js';
 
 // An error answer without an error body (a proxy's page, say) still gets a code.
 const CODE_BY_STATUS = { 404: ErrorCode.NO_ROOM, 422: ErrorCode.BAD_NAME };

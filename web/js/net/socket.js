@@ -15,7 +15,7 @@
 //                             after a restart the old places free up as their leases end)
 //   4401, 4404             -> fatal 'gone'     (no such room)
 
-import { CloseCode, MessageType, MOVED_REASON, isRemoval } from './protocol.js';
+import { CloseCode, MessageType, MOVED_REASON, isRemoval } from '../protocol.js';
 
 const BASE_DELAY = 500;
 const MAX_DELAY = 15000;
