@@ -1,5 +1,5 @@
 """Shared fixtures; the shared helpers are in tests/support/ (and the process helpers
-in crisp/bench/procs.py).
+in crisp/bench/procs/).
 
     redis_server  (session) the URL of a redis-server started for this test run
     redis_url     (function) the same URL, after FLUSHALL

@@ -1,4 +1,4 @@
-"""The soak of issue 23 (crisp/bench/soak.py, docs/benchmarks.md "Soak").
+"""The soak of issue 23 (crisp/bench/soak/, docs/benchmarks.md "Soak").
 
 First the accounting on made-up histories, so that it is known to catch each
 defect it counts (an acknowledged action lost, one applied twice, an untrue
@@ -22,10 +22,10 @@ import pytest
 
 from crisp import engine
 from crisp.bench.soak import SoakConfig, run_soak
-from crisp.bench.soak_account import account
-from crisp.bench.soak_client import ActionRecord
-from crisp.bench.soak_record import Gap, Recorder
-from crisp.bench.soak_report import table
+from crisp.bench.soak.account import account
+from crisp.bench.soak.client import ActionRecord
+from crisp.bench.soak.record import Gap, Recorder
+from crisp.bench.soak.report import table
 from crisp.engine import State
 
 # ---- the accounting on made-up histories ----

@@ -99,7 +99,7 @@ def _invalid(args: argparse.Namespace) -> str | None:
 
 def main(argv: list[str]) -> int:
     """`crisp bench ARGS` (also `crisp bench -- ARGS` and `python -m crisp.bench ARGS`);
-    `crisp bench soak ARGS` is the soak of issue 23 (soak.py)."""
+    `crisp bench soak ARGS` is the soak of issue 23 (soak/run.py)."""
     if argv[:1] == ["soak"]:
         from .soak import main as soak_main
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .readings import Watched
+from .procs.readings import Watched
 from .stats import Stats
 
 ANSWER_TIMEOUT_S = 5.0  # as client.py gives up on an action

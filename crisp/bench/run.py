@@ -25,15 +25,13 @@ import httpx
 
 from crisp.server.ops import looplag
 
-from .child import Proc
 from .client import Client, Room
-from .cluster import RedisClusterProcs, start_redis_cluster
 from .pacing import Pace, pace_for
-from .proxy import insecure_tls, start_nginx
-from .readings import Watched, machine_busy
-from .redis_account import Monitor, merged
-from .report import Window, build
-from .services import (
+from .procs.child import Proc
+from .procs.cluster import RedisClusterProcs, start_redis_cluster
+from .procs.proxy import insecure_tls, start_nginx
+from .procs.readings import Watched, machine_busy
+from .procs.services import (
     CrispServer,
     FloorServer,
     redis_counters,
@@ -42,6 +40,8 @@ from .services import (
     start_floor,
     start_redis,
 )
+from .redis_account import Monitor, merged
+from .report import Window, build
 from .stats import Stats
 
 SAMPLE_EVERY_S = 0.5

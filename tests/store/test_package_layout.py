@@ -1,6 +1,7 @@
 """The shape of crisp/store and crisp/bench (issue 22): imports in one direction (no
-circle, type-only imports included), no module over 400 lines, the contract's
-`save` written once; and `TimedStore` reports every call it passes on."""
+circle, type-only imports included, sub-packages' modules too), no module over 400
+lines, no folder over 20 modules, the contract's `save` written once; and
+`TimedStore` reports every call it passes on."""
 
 from __future__ import annotations
 
@@ -14,37 +15,57 @@ from crisp.store import OPS, MemoryStore, StoreUnavailable, TimedStore
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("crisp/store", "crisp/bench")
 MAX_LINES = 400
+MAX_MODULES = 20
+
+
+def _module_name(path: Path, package: str) -> str:
+    """`path`'s module name inside `package`: "run", "soak.run"; a sub-package's
+    `__init__.py` is the sub-package ("soak"), the package's own is "__init__"."""
+    parts = path.relative_to(ROOT / package).with_suffix("").parts
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules(package: str) -> dict[str, Path]:
+    """Every module of `package`, its sub-packages' included, by `_module_name`."""
+    return {_module_name(p, package): p for p in sorted((ROOT / package).rglob("*.py"))}
 
 
 def _imports(path: Path, package: str) -> set[str]:
     """The modules of `package` that the module at `path` imports (at any level,
-    under TYPE_CHECKING too)."""
+    under TYPE_CHECKING too), by `_module_name`: `from .procs import x` is the
+    sub-package `procs` unless `procs.x` is a module of its own."""
     dotted = package.replace("/", ".")
+    here = [dotted, *path.relative_to(ROOT / package).parent.parts]
+    known = set(_modules(package))
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            if node.level:  # relative: from .x import y / from . import x
-                base = dotted if node.level == 1 else dotted.rsplit(".", node.level - 1)[0]
+            if node.level:  # relative: from .x import y / from . import x / from ..x import y
+                base = ".".join(here[: len(here) - node.level + 1])
                 mod = f"{base}.{node.module}" if node.module else base
             else:
                 mod = node.module or ""
-            names = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            names = [f"{mod}.{a.name}" for a in node.names]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         else:
             continue
         for name in names:
-            if name.startswith(dotted + "."):
-                leaf = name[len(dotted) + 1 :].split(".")[0]
-                if (ROOT / package / f"{leaf}.py").exists():
+            if not name.startswith(dotted + "."):
+                continue
+            parts = name[len(dotted) + 1 :].split(".")
+            for n in range(len(parts), 0, -1):  # the longest prefix that is a module
+                if (leaf := ".".join(parts[:n])) in known:
                     found.add(leaf)
+                    break
     return found
 
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_modules_import_in_one_direction(package: str) -> None:
-    graph = {p.stem: _imports(p, package) - {p.stem}
-             for p in sorted((ROOT / package).glob("*.py"))}  # fmt: skip
+    graph = {name: _imports(p, package) - {name} for name, p in _modules(package).items()}
     graph.pop("__init__", None)  # the package's face: it may name every module
     graph.pop("__main__", None)
     for deps in graph.values():
@@ -65,8 +86,17 @@ def test_modules_import_in_one_direction(package: str) -> None:
 
 
 @pytest.mark.parametrize("package", PACKAGES)
+def test_no_folder_over_20_modules(package: str) -> None:
+    """Issue 22: a folder of more than 20 modules is split into sub-packages by job."""
+    folders = [ROOT / package, *(p.parent for p in (ROOT / package).rglob("*/__init__.py"))]
+    big = {str(f.relative_to(ROOT)): n for f in folders
+           if (n := len(list(f.glob("*.py")))) > MAX_MODULES}  # fmt: skip
+    assert not big, f"over {MAX_MODULES} modules: {big}"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_over_400_lines(package: str) -> None:
-    long = {p.name: n for p in (ROOT / package).glob("*.py")
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / package).rglob("*.py")
             if (n := len(p.read_text().splitlines())) > MAX_LINES}  # fmt: skip
     assert not long, f"over {MAX_LINES} lines: {long}"
 

@@ -27,8 +27,8 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
-from crisp.bench.cluster import RedisClusterProcs, command, start_redis_cluster
 from crisp.bench.procs import RedisServer, start_redis
+from crisp.bench.procs.cluster import RedisClusterProcs, command, start_redis_cluster
 from crisp.store import RedisClusterStore, RedisStore, Store, create_store
 from crisp.store.redis_cluster import DEFAULT_SHARDS, shard_tags
 from tests.store.helpers import now_ms

@@ -1,4 +1,4 @@
-"""A real Redis Cluster on loopback for the tests: crisp/bench/cluster.py (the same
+"""A real Redis Cluster on loopback for the tests: crisp/bench/procs/cluster.py (the same
 one `crisp bench --cluster` starts). The session's cluster (tests/conftest.py) is
 3 masters without replicas; a test that kills a node starts its own, with
 replicas (tests/store/test_store_failover.py).
@@ -11,6 +11,6 @@ replicas (tests/store/test_store_failover.py).
 
 from __future__ import annotations
 
-from crisp.bench.cluster import RedisClusterProcs, start_redis_cluster
+from crisp.bench.procs.cluster import RedisClusterProcs, start_redis_cluster
 
 __all__ = ["RedisClusterProcs", "start_redis_cluster"]

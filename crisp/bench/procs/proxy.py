@@ -21,7 +21,7 @@ from .child import Proc
 from .ports import HOST, free_port
 from .services import http_ok
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+DEPLOY = Path(__file__).resolve().parents[3] / "deploy"
 
 
 def nginx_binary() -> str:

@@ -17,9 +17,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from .readings import machine_busy, process_tree, usage
-from .soak_account import VIOLATIONS
-from .soak_client import SoakSeat
+from ..procs.readings import machine_busy, process_tree, usage
+from .account import VIOLATIONS
+from .client import SoakSeat
 
 MB = 1024 * 1024
 
@@ -213,7 +213,7 @@ def by_kind(seats: list[SoakSeat]) -> dict[str, dict[str, int]]:
 
 def unanswered(seats: list[SoakSeat], faults: list[dict[str, Any]],
                wall0: int) -> dict[str, Any]:  # fmt: skip
-    """Actions neither announced nor refused within soak_client.ANSWER_S on an open
+    """Actions neither announced nor refused within client.ANSWER_S on an open
     socket: during a fault (from its start to 10 s after its end: the event went with
     a lost pub/sub message) or outside any (a defect; examples kept)."""
     spans = [(f["start_s"] - 1, f["end_s"] + 10) for f in faults]

@@ -15,7 +15,7 @@ the way the web client does (web/js/net.js) and keep a record of every action.
   `unanswered`: after ANSWER_S with neither, the seat plans from the table it has
   (the web client lets its player tap again after 2 s): events are at most once,
   and after a pub/sub loss an action's own update can be gone, its table reloaded.
-  The accounting (soak_account.py) holds these against the history Redis published.
+  The accounting (account.py) holds these against the history Redis published.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from typing import Any, Protocol
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from .answers import UNREFERENCED_ERRORS, announces, refuses
-from .client import HELLO_TIMEOUT_S, Client, Room
-from .pacing import Pace
-from .stats import Stats
+from ..answers import UNREFERENCED_ERRORS, announces, refuses
+from ..client import HELLO_TIMEOUT_S, Client, Room
+from ..pacing import Pace
+from ..stats import Stats
 
 ANSWER_S = 10.0  # an action unanswered this long on an open socket: its outcome is unknown
 FATAL_CLOSES = frozenset({4401, 4403, 4404, 4409})  # the web client does not retry these
@@ -70,7 +70,7 @@ class ActionRecord:
 
 
 class SoakDriver(Protocol):
-    """What the soak's seats need from the run (soak.py's Soak), besides client.Driver."""
+    """What the soak's seats need from the run (run.py's Soak), besides client.Driver."""
 
     stats: Stats
     pace: Pace

@@ -17,8 +17,8 @@ import httpx
 
 from crisp.server.ops import looplag
 
-from .client import Room
-from .soak_client import SoakDriver, SoakSeat
+from ..client import Room
+from .client import SoakDriver, SoakSeat
 
 RAMP_BATCH = 25
 

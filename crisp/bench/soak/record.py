@@ -1,5 +1,5 @@
 """The soak's witness (issue 23): every change Redis publishes, kept per room, so
-that the accounting (soak_account.py) can hold each action a client sent against
+that the accounting (account.py) can hold each action a client sent against
 the history that was stored.
 
 Each save of a room publishes the whole table with the events of the change and
@@ -17,7 +17,7 @@ Pub/sub is at most once, so the witness must never lose a message:
   subscription. Saves that Redis ran and wrote to its append-only file but whose
   message died in its output buffer with it show as a room whose stored table is
   newer than the last one published: a `Gap`, with the tables on both sides,
-  which the accounting resolves by replaying the unknown actions (soak_account).
+  which the accounting resolves by replaying the unknown actions (account.py).
 - A message whose `v` is not newer than the room's last is a rewind: a write
   that was published (so on disk first) and then lost. Counted; never expected.
 """

@@ -1,7 +1,16 @@
-"""Child processes for `crisp bench` and for the test suite, in one import: free
-loopback ports (`ports.py`), a child process and its stops (`child.py`), the
-servers a run starts (`services.py`: redis-server, `crisp serve`, the floor; and
-`cluster.py`: a Redis Cluster) and the /proc readings (`readings.py`).
+"""Child processes for `crisp bench` and for the test suite, in one import.
+
+Modules, each importing only those above it:
+
+    ports      free loopback ports (per test worker with CRISP_TEST_PORTS)
+    child      a child process: its own session, killed with us, its output, stops
+    readings   /proc: a process tree's RSS and CPU, the machine's busy time
+    services   redis-server, `crisp serve`, the floor as child processes; Redis's counters
+    cluster    a Redis Cluster on loopback, with replicas; kill, freeze, wait for failover
+    proxy      the shipped nginx example in front of the server processes
+
+This package's face names the helpers of ports, child, readings and services;
+`cluster` and `proxy` are imported by their own names.
 
     redis = start_redis()                 # a fresh server on a free port; redis.url
     server = start_crisp(env)             # `python -m crisp serve`, once /healthz is 200

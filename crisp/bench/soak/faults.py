@@ -33,8 +33,8 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from .services import CrispServer, RedisServer, start_crisp, start_redis
-from .soak_record import Recorder
+from ..procs.services import CrispServer, RedisServer, start_crisp, start_redis
+from .record import Recorder
 
 GARBAGE_KINDS = ("forged", "malformed", "huge", "silent", "flood")
 # The closes each kind must get (1013: the store could not be asked, Redis being down).
@@ -161,7 +161,7 @@ class Stack:
 
 
 def _free_port() -> int:
-    from .ports import free_port
+    from ..procs.ports import free_port
 
     return free_port()
 

@@ -6,15 +6,15 @@ then an account of every action sent. docs/benchmarks.md, "Soak".
     crisp bench soak --rooms 40 --duration 60                        # the CI minute
 
 1. Redis with an append-only file (fsync before each reply), the witness
-   (soak_record.py) subscribed to every room, two servers (production settings;
+   (record.py) subscribed to every room, two servers (production settings;
    the players come through a trusted proxy header, each room from an address of
    its own, so the per-client limits are the real ones).
 2. The rooms are opened and every seat connects; the hosts start their games;
-   the seats play the bots' random legal moves at the pace (soak_client.py).
-3. The faults run at their times (soak_faults.py); memory is sampled throughout.
+   the seats play the bots' random legal moves at the pace (client.py).
+3. The faults run at their times (faults.py); memory is sampled throughout.
 4. At the end the seats stop sending; once every seat is settled on the stored
    version (or the settle time ran out) the run checks which rooms progressed
-   after the last fault, then the accounting (soak_account.py) and the table.
+   after the last fault, then the accounting (account.py) and the table.
 """
 
 from __future__ import annotations
@@ -36,16 +36,17 @@ from typing import Any
 from crisp import engine
 from crisp.engine import State
 
-from .client import Room
-from .pacing import PACES, pace_for
-from .readings import machine_busy
-from .services import start_crisp, start_redis
-from .soak_account import account
-from .soak_client import SoakSeat
-from .soak_faults import Fault, Stack, default_faults, parse_faults
-from .soak_ramp import open_rooms, server_env
-from .soak_record import Recorder, stored_rooms
-from .soak_report import (
+from ..client import Room
+from ..pacing import PACES, pace_for
+from ..procs.readings import machine_busy
+from ..procs.services import start_crisp, start_redis
+from ..stats import Stats
+from .account import account
+from .client import SoakSeat
+from .faults import Fault, Stack, default_faults, parse_faults
+from .ramp import open_rooms, server_env
+from .record import Recorder, stored_rooms
+from .report import (
     Sampler,
     by_kind,
     flatness,
@@ -56,7 +57,6 @@ from .soak_report import (
     unanswered,
     verdict,
 )
-from .stats import Stats
 
 
 @dataclass
@@ -80,7 +80,7 @@ class SoakConfig:
 
 
 class Soak:
-    """One soak run; the seats' driver (soak_client.SoakDriver)."""
+    """One soak run; the seats' driver (client.SoakDriver)."""
 
     def __init__(self, cfg: SoakConfig, work: Path) -> None:
         self.cfg = cfg

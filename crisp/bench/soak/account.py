@@ -1,5 +1,5 @@
 """The soak's accounting (issue 23): every action a seat sent, held against the
-history Redis published (soak_record.py), seat by seat.
+history Redis published (record.py), seat by seat.
 
 A seat sends one action at a time and plans the next only once it knows the
 outcome of the last (an update, an error, or after an unknown outcome the next
@@ -39,8 +39,8 @@ from typing import Any
 from crisp import engine
 from crisp.engine import IllegalAction, InvalidAction, State
 
-from .soak_client import ActionRecord
-from .soak_record import Gap, Recorder, SeatEvent
+from .client import ActionRecord
+from .record import Gap, Recorder, SeatEvent
 
 GAP_LOOKBACK_MS = 60_000  # unknown actions sent this long before a gap may be in it
 MAX_IN_GAP = 3  # actions tried together in one gap
