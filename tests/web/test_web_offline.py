@@ -80,7 +80,15 @@ def wait_for_cache(page: Page, version: str, files: tuple[str, ...]) -> None:
     assert kept is True, f"not kept after 60 s; caches: {kept}"
 
 
-FILES = ("js/app.js", "js/render/table.js", "css/app.css", "i18n/en.json", "js/qr.js")
+# Every module of the client, those in sub-folders (render/table/, net/, replay/)
+# and the lobby's QR code (loaded late) too, besides the stylesheet and a language.
+MODULES = tuple(sorted((ROOT / "web" / "js").rglob("*.js")))
+FILES = (
+    *(str(m.relative_to(ROOT / "web")) for m in MODULES),
+    "vendor/qrcode-generator/qrcode.mjs",
+    "css/app.css",
+    "i18n/en.json",
+)
 
 
 def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
