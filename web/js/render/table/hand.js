@@ -13,7 +13,7 @@ import { slotKey } from '../../events.js';
 import {
   pending, flash, nameEl, seatTags, cardContent, cardClass, faceLabel, hostMark, markBadge,
 } from '../parts.js';
-import { tableTags, markProps, seatTotal } from './seats.js';
+import { tableTags, markProps, markSaid, seatTotal } from './seats.js';
 
 export function mine(ctx, marks) {
   const { S, act, local } = ctx;
@@ -41,7 +41,7 @@ export function mine(ctx, marks) {
     const mark = markProps(marks, v.you, slot);
     let label = t('my.cardLabel', { slot: t(`slot.${slot}`) });
     if (peek) label = faceLabel(peek.card, `${label} — ${cardName(peek.card)}`);
-    if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
+    label += markSaid(mark);
     if (swapOk) label += ` — ${t('my.tapSwap')}`;
     else if (choosing) label += ` — ${t('my.tapQueen')}`;
     return h('div', { key: slot, class: 'slotwrap' },

@@ -31,6 +31,11 @@ export function markProps(marks, player, slot) {
   return kind ? { 'data-mark': kind } : {};
 }
 
+/** What a card's spoken label adds for its mark (markProps): " — swapped", or nothing. */
+export function markSaid(mark) {
+  return mark['data-mark'] ? ` — ${t(`mark.${mark['data-mark']}`)}` : '';
+}
+
 /** Another player: name (with the host's crown), total, tags, the last move and
  * three face-down cards (Queen targets). The name has its line to itself (with
  * the total), so that every seat can be told apart; the tags and the last move
@@ -68,8 +73,7 @@ export function seat(ctx, p, marks, crowded) {
   h('div', { class: 'cards small', dir: 'ltr' }, SLOTS.map((slot) => {
     const picked = S.queen && S.queen.target && S.queen.target.player === p.id && S.queen.target.slot === slot;
     const mark = markProps(marks, p.id, slot);
-    let label = t('seat.cardLabel', { name, slot: t(`slot.${slot}`) });
-    if (mark['data-mark']) label += ` — ${t(`mark.${mark['data-mark']}`)}`;
+    const label = t('seat.cardLabel', { name, slot: t(`slot.${slot}`) }) + markSaid(mark);
     return h('button', {
       key: slot, type: 'button',
       class: cardClass(null, `${picked ? 'picked' : ''} ${choosing ? 'choosable' : ''} ${flash(ctx, slotKey(p.id, slot))}`),
