@@ -8,29 +8,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from crisp.engine import PLAYING
+from crisp.engine import ActionType as A
+from crisp.engine import EventKind as K
+from crisp.server.wire.vocabulary import ServerErrorCode
+
 # The events that announce each accepted client message (crisp/engine), and whose id
 # their `player` holds: the sender's ("actor"), that of a field of the message
 # ("player" for kick), or nobody's (None). A kick frees a seat in the lobby and
 # hands it to the computer during a game (R17.5). `leave` has no answer here: the
 # leaver's socket is closed (4403).
 ANSWER: dict[str, tuple[tuple[str, ...], str | None]] = {
-    "options": (("options",), None),
-    "start": (("round_started",), None),
-    "next_round": (("round_started",), None),
-    "rematch": (("rematch",), "actor"),  # back to the lobby (issue 11)
-    "kick": (("left", "took_over"), "player"),
-    "add_bot": (("bot_added",), None),
-    "ready": (("ready",), "actor"),
-    "draw": (("drew",), "actor"),
-    "swap": (("swapped",), "actor"),
-    "discard": (("discarded",), "actor"),
-    "jack": (("jack",), "actor"),
-    "queen": (("queen",), "actor"),
-    "king": (("king",), "actor"),
-    "crisp": (("crisp",), "actor"),
+    A.OPTIONS: ((K.OPTIONS,), None),
+    A.START: ((K.ROUND_STARTED,), None),
+    A.NEXT_ROUND: ((K.ROUND_STARTED,), None),
+    A.REMATCH: ((K.REMATCH,), "actor"),  # back to the lobby (issue 11)
+    A.KICK: ((K.LEFT, K.TOOK_OVER), "player"),
+    A.ADD_BOT: ((K.BOT_ADDED,), None),
+    A.READY: ((K.READY,), "actor"),
+    A.DRAW: ((K.DREW,), "actor"),
+    A.SWAP: ((K.SWAPPED,), "actor"),
+    A.DISCARD: ((K.DISCARDED,), "actor"),
+    A.JACK: ((K.JACK,), "actor"),
+    A.QUEEN: ((K.QUEEN,), "actor"),
+    A.KING: ((K.KING,), "actor"),
+    A.CRISP: ((K.CRISP,), "actor"),
 }
 # Errors that cannot name the message they refuse: they carry no `ref` (protocol.md).
-UNREFERENCED_ERRORS = frozenset({"rate_limited", "too_large"})
+UNREFERENCED_ERRORS = frozenset({ServerErrorCode.RATE_LIMITED, ServerErrorCode.TOO_LARGE})
 
 
 def announces(
@@ -55,15 +60,15 @@ def legal_at(view: dict[str, Any], now: float) -> dict[str, Any]:
     is added once that time has come."""
     turn = view.get("turn")
     if (
-        "draw" in view["legal"]
-        or view["status"] != "playing"
+        A.DRAW in view["legal"]
+        or view["status"] != PLAYING
         or turn is None
         or turn["player"] != view["you"]
         or view["holding"] is not None
         or now < turn["may_start_at"]
     ):
         return view
-    return {**view, "legal": [*view["legal"], "draw"]}
+    return {**view, "legal": [*view["legal"], A.DRAW]}
 
 
 def refuses(error: dict[str, Any], ref: str) -> bool:

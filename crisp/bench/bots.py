@@ -30,7 +30,9 @@ from typing import Any
 from crisp.bots import Memory, choose
 from crisp.bots.moves import Message
 from crisp.bots.selfplay import play_game
-from crisp.engine import Options
+from crisp.engine import PLAYING, ActionType, BotLevel, Options
+
+HARD, NORMAL = BotLevel.HARD, BotLevel.NORMAL
 
 GOAL_MS = 5.0  # issue 26: hard's p99 per decision
 
@@ -44,10 +46,10 @@ def percentile(values: list[float], q: float) -> float:
 
 def kind_of(view: dict[str, Any]) -> str:
     legal = view.get("legal") or []
-    if "crisp" in legal:
+    if ActionType.CRISP in legal:
         return "crisp window"
-    if "draw" in legal:
-        return "draw"
+    if ActionType.DRAW in legal:
+        return ActionType.DRAW
     if (view.get("crisp") or {}).get("caller"):
         return "final turn"
     return "resolve"
@@ -63,7 +65,7 @@ def run(seats: list[int], games: int, seed: int) -> dict[str, Any]:
 
     def timed(view: dict[str, Any], memory: Memory, now: int,
               seat_rng: random.Random) -> Message | None:
-        playing = view.get("status") == "playing" and bool(view.get("legal"))
+        playing = view.get("status") == PLAYING and bool(view.get("legal"))
         start, start_cpu = time.perf_counter(), time.thread_time()
         message = choose(view, memory, now, seat_rng)
         spent = (time.perf_counter() - start) * 1000
@@ -82,7 +84,7 @@ def run(seats: list[int], games: int, seed: int) -> dict[str, Any]:
 
     for g in range(games):
         n = seats[g % len(seats)]
-        levels = ["hard" if (i + g) % 2 == 0 else "normal" for i in range(n)]
+        levels = [HARD if (i + g) % 2 == 0 else NORMAL for i in range(n)]
         play_game(levels, random.Random(rng.getrandbits(64)), options=Options(),
                   policy=timed)
     return {"times": times, "cpu": cpu, "by_kind": by_kind, "follow": follow, "sizes": sizes}
@@ -93,18 +95,18 @@ def report(figures: dict[str, Any]) -> tuple[str, float]:
     lines = ["per decision (ms)      n      mean    p50    p90    p99  p99.9    max"]
     marks = (50, 90, 99, 99.9)
     stats = {}
-    for level in ("hard", "normal"):
+    for level in (HARD, NORMAL):
         values = times[level]
         stats[level] = [statistics.fmean(values)] + [percentile(values, q) for q in marks] + \
             [max(values)]
         lines.append(f"{level:18s} {len(values):7d}  " + " ".join(f"{x:6.3f}" for x in
                                                               stats[level]))
-    ratio = [h / n if n else 0.0 for h, n in zip(stats["hard"], stats["normal"], strict=True)]
+    ratio = [h / n if n else 0.0 for h, n in zip(stats[HARD], stats[NORMAL], strict=True)]
     lines.append("hard / normal              " + " ".join(f"{x:6.1f}" for x in ratio))
     lines.append("the same in CPU time of the thread (ms; what the machine's other work does not "
                  "add):")
     cpu_stats = {}
-    for level in ("hard", "normal"):
+    for level in (HARD, NORMAL):
         values = figures["cpu"][level]
         row = [statistics.fmean(values)] + [percentile(values, q) for q in marks] + [max(values)]
         cpu_stats[level] = row
@@ -117,20 +119,20 @@ def report(figures: dict[str, Any]) -> tuple[str, float]:
                      f"{percentile(values, 99):6.3f}  {max(values):6.3f}")
     lines.append("")
     lines.append("server per change for a computer seat: Memory.from_json + observe + to_json")
-    for level in ("hard", "normal"):
+    for level in (HARD, NORMAL):
         values, size = figures["follow"][level], figures["sizes"][level]
         lines.append(f"{level:7s} p50 {percentile(values, 50):.3f} ms, p99 "
                      f"{percentile(values, 99):.3f} ms; memory JSON median "
                      f"{statistics.median(size):.0f} B, max {max(size)} B")
-    p99, cpu99 = stats["hard"][3], cpu_stats["hard"][3]
+    p99, cpu99 = stats[HARD][3], cpu_stats[HARD][3]
     lines.append("")
     lines.append(f"hard p99 {p99:.3f} ms per decision (wall): "
                  f"{'within' if p99 < GOAL_MS else 'OVER'} the {GOAL_MS:.0f} ms goal "
-                 f"(normal p99 {stats['normal'][3]:.3f} ms, ratio {p99 / stats['normal'][3]:.1f})")
+                 f"(normal p99 {stats[NORMAL][3]:.3f} ms, ratio {p99 / stats[NORMAL][3]:.1f})")
     lines.append(f"hard p99 {cpu99:.3f} ms per decision (CPU): "
                  f"{'within' if cpu99 < GOAL_MS else 'OVER'} the {GOAL_MS:.0f} ms goal "
-                 f"(normal p99 {cpu_stats['normal'][3]:.3f} ms, "
-                 f"ratio {cpu99 / cpu_stats['normal'][3]:.1f}); a loaded machine raises the "
+                 f"(normal p99 {cpu_stats[NORMAL][3]:.3f} ms, "
+                 f"ratio {cpu99 / cpu_stats[NORMAL][3]:.1f}); a loaded machine raises the "
                  f"wall time, not this")
     return "\n".join(lines), p99
 

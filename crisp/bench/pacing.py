@@ -17,16 +17,18 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from crisp.engine import ActionType as A
+
 # Think time of each move, in multiples of the pace's base think time.
 TABLE_WEIGHTS: Mapping[str, float] = {
-    "ready": 2.0,  # look at the two peeked cards (R16.2)
+    A.READY: 2.0,  # look at the two peeked cards (R16.2)
     "ready_round": 3.0,  # read a round's scores before confirming the next (R16.5)
-    "crisp": 0.5,  # a call comes early in the 3 s window (R10.4), or not at all
-    "queen": 1.5,  # pick two cards
-    "rematch": 3.0,
+    A.CRISP: 0.5,  # a call comes early in the 3 s window (R10.4), or not at all
+    A.QUEEN: 1.5,  # pick two cards
+    A.REMATCH: 3.0,
     "react": 0.25,  # from the moment a draw becomes allowed to the tap (R10.4)
 }
-FAST_WEIGHTS: Mapping[str, float] = {"crisp": 0.1, "react": 0.0}
+FAST_WEIGHTS: Mapping[str, float] = {A.CRISP: 0.1, "react": 0.0}
 
 
 @dataclass(frozen=True)

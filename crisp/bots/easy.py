@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from crisp.engine import ActionType, Source
+
 from . import moves
 from .knowledge import value
 from .memory import Memory
@@ -44,22 +46,22 @@ def play(view: dict[str, Any], memory: Memory, now: int, rng: random.Random) -> 
     own = _own(memory, view)
     known = [c is not None for c in memory.hand(memory.me)] if view.get("round") == memory.round \
         else [False, False, False]
-    if "crisp" in legal and (sum(own) <= CALL_AT or memory.my_turns >= LAST_CALL):
-        return moves.msg("crisp")
-    if "draw" in legal:
+    if ActionType.CRISP in legal and (sum(own) <= CALL_AT or memory.my_turns >= LAST_CALL):
+        return moves.msg(ActionType.CRISP)
+    if ActionType.DRAW in legal:
         top = view.get("discard_top")
         if top is not None and moves.may_draw_from_pile(view) and value(top) <= 2 \
                 and _slot_for(own, value(top), known) is not None:
-            return moves.draw("discard")
-        return moves.draw("stock")
+            return moves.draw(Source.DISCARD)
+        return moves.draw(Source.STOCK)
     held = view.get("holding")
-    if "king" in legal:
-        return moves.msg("king")
-    if "jack" in legal and not known[1]:
-        return moves.msg("jack")
-    if held is None or "swap" not in legal:
-        return moves.msg("discard") if "discard" in legal else None
+    if ActionType.KING in legal:
+        return moves.msg(ActionType.KING)
+    if ActionType.JACK in legal and not known[1]:
+        return moves.msg(ActionType.JACK)
+    if held is None or ActionType.SWAP not in legal:
+        return moves.msg(ActionType.DISCARD) if ActionType.DISCARD in legal else None
     slot = _slot_for(own, value(held), known)
-    if slot is None and "discard" not in legal:  # R13.2: a pile card must go in
+    if slot is None and ActionType.DISCARD not in legal:  # R13.2: a pile card must go in
         slot = max(range(3), key=lambda s: own[s])
-    return moves.msg("discard") if slot is None else moves.swap(slot)
+    return moves.msg(ActionType.DISCARD) if slot is None else moves.swap(slot)

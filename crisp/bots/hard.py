@@ -37,6 +37,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from crisp.engine import ActionType, Source
+
 from . import moves
 from .knowledge import Knowledge, value
 from .memory import Memory
@@ -218,12 +220,12 @@ def choose_draw(view: dict[str, Any], memory: Memory, k: Knowledge, final: bool,
     """R13: the pile's top when it beats what the stock is expected to give."""
     top = view.get("discard_top")
     if top is None or not moves.may_draw_from_pile(view):
-        return moves.draw("stock")
+        return moves.draw(Source.STOCK)
     hand = _Hand(k)
     price = 0.0 if final else LAMBDA
     pile = hand.best_swap(value(top), price)[0]
     stock = _stock_gain(k, memory, view, hand, price, rng)
-    return moves.draw("discard" if pile > stock + PILE_EDGE else "stock")
+    return moves.draw(Source.DISCARD if pile > stock + PILE_EDGE else Source.STOCK)
 
 
 def resolve(view: dict[str, Any], k: Knowledge, rng: random.Random) -> Message | None:
@@ -231,22 +233,22 @@ def resolve(view: dict[str, Any], k: Knowledge, rng: random.Random) -> Message |
     legal = view["legal"]
     held = view.get("holding")
     hand = _Hand(k)
-    if "king" in legal:
-        return moves.msg("king")  # R6.3
-    if "jack" in legal:
-        return moves.msg("jack" if hand.unknown[1] else "discard")  # R7
-    if "queen" in legal:
+    if ActionType.KING in legal:
+        return moves.msg(ActionType.KING)  # R6.3
+    if ActionType.JACK in legal:
+        return moves.msg(ActionType.JACK if hand.unknown[1] else ActionType.DISCARD)  # R7
+    if ActionType.QUEEN in legal:
         options = _queen_options(k, hand, LAMBDA, True, rng)
         if options and options[0][0] >= QUEEN_MIN:
             _, s, p, t = options[0]
             return moves.queen(s, p, t)
-        return moves.msg("discard")
-    if held is None or "swap" not in legal:
-        return moves.msg("discard") if "discard" in legal else None
+        return moves.msg(ActionType.DISCARD)
+    if held is None or ActionType.SWAP not in legal:
+        return moves.msg(ActionType.DISCARD) if ActionType.DISCARD in legal else None
     gains = hand.swap_gain(value(held), LAMBDA)
     top = max(gains)
-    if top <= -_bluff(k) and "discard" in legal:
-        return moves.msg("discard")
+    if top <= -_bluff(k) and ActionType.DISCARD in legal:
+        return moves.msg(ActionType.DISCARD)
     return moves.swap(int(_pick(rng, [s for s in range(3) if gains[s] >= top - TIE])))
 
 
@@ -259,19 +261,19 @@ def final_resolve(view: dict[str, Any], memory: Memory, k: Knowledge,
     the others', the caller's -5/+5 (R12.2, R12.3) included."""
     legal = view["legal"]
     held = view.get("holding")
-    if "king" in legal:
-        return moves.msg("king")
+    if ActionType.KING in legal:
+        return moves.msg(ActionType.KING)
     if held is None:
-        return moves.msg("discard") if "discard" in legal else None
+        return moves.msg(ActionType.DISCARD) if ActionType.DISCARD in legal else None
     worlds = Worlds(view, memory, depth=0)
     me, caller = worlds.me, worlds.caller
     n = len(worlds.ids)
     options: list[tuple[str, int, int, int]] = []  # (type, my slot, target seat, their slot)
-    if "discard" in legal or "jack" in legal:
-        options.append(("discard", -1, -1, -1))
-    if "swap" in legal:
-        options += [("swap", s, -1, -1) for s in range(3)]
-    if "queen" in legal:
+    if ActionType.DISCARD in legal or ActionType.JACK in legal:
+        options.append((ActionType.DISCARD, -1, -1, -1))
+    if ActionType.SWAP in legal:
+        options += [(ActionType.SWAP, s, -1, -1) for s in range(3)]
+    if ActionType.QUEEN in legal:
         hand = _Hand(k)
         seen: set[tuple[int, int]] = set()
         for _, s, p, t in _queen_options(k, hand, 0.0, False, rng):
@@ -279,11 +281,11 @@ def final_resolve(view: dict[str, Any], memory: Memory, k: Knowledge,
             if (seat, t) in seen and p != k.caller:
                 continue
             seen.add((seat, t))
-            options.append(("queen", s, seat, t))
+            options.append((ActionType.QUEEN, s, seat, t))
             if len(options) > 24:
                 break
     if not options:
-        return moves.msg("discard") if "discard" in legal else None
+        return moves.msg(ActionType.DISCARD) if ActionType.DISCARD in legal else None
     held_value = VALUES[rank_of(held)]
     scores = [0.0] * len(options)
     for _ in range(FINAL_SAMPLES):
@@ -292,9 +294,9 @@ def final_resolve(view: dict[str, Any], memory: Memory, k: Knowledge,
         mine = hands[me]
         for i, (kind, s, seat, t) in enumerate(options):
             after = list(totals)
-            if kind == "swap":
+            if kind == ActionType.SWAP:
                 after[me] += held_value - mine[s]
-            elif kind == "queen":
+            elif kind == ActionType.QUEEN:
                 delta = hands[seat][t] - mine[s]
                 after[me] += delta
                 after[seat] -= delta
@@ -302,11 +304,11 @@ def final_resolve(view: dict[str, Any], memory: Memory, k: Knowledge,
     best = min(scores)
     kind, s, seat, t = _pick(rng, [o for o, sc in zip(options, scores, strict=True)
                                    if sc <= best + TIE])
-    if kind == "swap":
+    if kind == ActionType.SWAP:
         return moves.swap(s)
-    if kind == "queen":
+    if kind == ActionType.QUEEN:
         return moves.queen(s, worlds.ids[seat], t)
-    return moves.msg("discard")
+    return moves.msg(ActionType.DISCARD)
 
 
 def _round_score(totals: list[int], me: int, caller: int | None, n: int) -> float:
@@ -323,11 +325,11 @@ def play(view: dict[str, Any], memory: Memory, now: int, rng: random.Random) -> 
     """The `hard` policy for a view in play."""
     legal = view["legal"]
     local = random.Random(rng.getrandbits(64))
-    if "crisp" in legal and should_call(view, memory, local):
-        return moves.msg("crisp")
+    if ActionType.CRISP in legal and should_call(view, memory, local):
+        return moves.msg(ActionType.CRISP)
     k = Knowledge.of(view, memory)
     final = k.caller is not None and k.caller != k.me
-    if "draw" in legal:
+    if ActionType.DRAW in legal:
         return choose_draw(view, memory, k, final, local)
     if final:
         return final_resolve(view, memory, k, local)

@@ -9,12 +9,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from crisp.engine import ActionType as A
+from crisp.engine import Source
+
 from .memory import SLOT_NAMES
 
 Message = dict[str, Any]
 
-TURN_KINDS = ("draw", "swap", "discard", "jack", "queen", "king")
-SIMPLE_KINDS = ("start", "ready", "discard", "jack", "king", "crisp", "next_round", "rematch")
+TURN_KINDS = (A.DRAW, A.SWAP, A.DISCARD, A.JACK, A.QUEEN, A.KING)
+SIMPLE_KINDS = (A.START, A.READY, A.DISCARD, A.JACK, A.KING, A.CRISP, A.NEXT_ROUND,
+                A.REMATCH)
 RANDOM_CRISP_CHANCE = 0.15  # a random seat calls in about one window out of seven (R10)
 
 
@@ -23,19 +27,19 @@ def msg(kind: str, **fields: Any) -> Message:
     return {"type": kind, **fields}
 
 
-def draw(source: str = "stock") -> Message:
+def draw(source: str = Source.STOCK) -> Message:
     """R4.1 / R13.1."""
-    return msg("draw", source=source)
+    return msg(A.DRAW, source=source)
 
 
 def swap(slot: int) -> Message:
     """R5.1: the held card takes `slot` (0 left, 1 middle, 2 right)."""
-    return msg("swap", slot=SLOT_NAMES[slot])
+    return msg(A.SWAP, slot=SLOT_NAMES[slot])
 
 
 def queen(slot: int, target: str, target_slot: int) -> Message:
     """R8.1: my `slot` for `target`'s `target_slot`."""
-    return msg("queen", slot=SLOT_NAMES[slot], target=target,
+    return msg(A.QUEEN, slot=SLOT_NAMES[slot], target=target,
                target_slot=SLOT_NAMES[target_slot])
 
 
@@ -52,12 +56,12 @@ def opponents(view: dict[str, Any]) -> list[str]:
 
 def random_message(view: dict[str, Any], kind: str, rng: random.Random) -> Message:
     """A uniformly random well-formed message of type `kind` (which `legal` lists)."""
-    if kind == "draw":
-        sources = ["stock", "discard"] if may_draw_from_pile(view) else ["stock"]
+    if kind == A.DRAW:
+        sources = [Source.STOCK, Source.DISCARD] if may_draw_from_pile(view) else [Source.STOCK]
         return draw(rng.choice(sources))
-    if kind == "swap":
+    if kind == A.SWAP:
         return swap(rng.randrange(3))
-    if kind == "queen":
+    if kind == A.QUEEN:
         return queen(rng.randrange(3), rng.choice(opponents(view)), rng.randrange(3))
     if kind in SIMPLE_KINDS:
         return msg(kind)
@@ -74,9 +78,9 @@ def random_move(view: dict[str, Any], rng: random.Random,
     when nothing is legal.
     """
     legal = view.get("legal") or []
-    if "ready" in legal:
-        return msg("ready")
-    if "crisp" in legal and rng.random() < crisp_chance:
-        return msg("crisp")
+    if A.READY in legal:
+        return msg(A.READY)
+    if A.CRISP in legal and rng.random() < crisp_chance:
+        return msg(A.CRISP)
     kinds = [k for k in legal if k in TURN_KINDS]
     return random_message(view, rng.choice(kinds), rng) if kinds else None

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from crisp.engine import ActionType, Source
+
 from . import moves
 from .knowledge import Knowledge, is_face, value
 from .memory import Memory
@@ -74,13 +76,13 @@ def choose_draw(view: dict[str, Any], k: Knowledge, memory: Memory,
     this seat knows (R4.2) is drawn when that card is as good."""
     top = view.get("discard_top")
     if top is None or not moves.may_draw_from_pile(view):
-        return moves.draw("stock")
+        return moves.draw(Source.STOCK)
     current = view.get("round") == memory.round
     known = memory.stock[0] if current and memory.stock else None
     pile = best_slot(k, value(top), PILE_GAIN, PILE_GAIN, rng) is not None
     if known is not None and not is_face(known) and value(known) <= value(top):
-        return moves.draw("stock")
-    return moves.draw("discard" if pile else "stock")
+        return moves.draw(Source.STOCK)
+    return moves.draw(Source.DISCARD if pile else Source.STOCK)
 
 
 def queen_plan(k: Knowledge, final: bool, rng: random.Random) -> Message | None:
@@ -114,20 +116,21 @@ def resolve(view: dict[str, Any], k: Knowledge, final: bool,
     """R5: what to do with the card in hand (`final`: this is my last turn of the round)."""
     legal = view["legal"]
     held = view.get("holding")
-    if "king" in legal:
-        return moves.msg("king")  # R6.3: a King from the stock must be used
-    if "jack" in legal:
-        return moves.msg("jack" if k.hands[k.me][1] is None and not final else "discard")
-    if "queen" in legal:
-        return queen_plan(k, final, rng) or moves.msg("discard")
-    if held is None or "swap" not in legal:
-        return moves.msg("discard") if "discard" in legal else None
-    if "discard" not in legal:  # R13.2: a card from the pile must go into the hand
+    if ActionType.KING in legal:
+        return moves.msg(ActionType.KING)  # R6.3: a King from the stock must be used
+    if ActionType.JACK in legal:
+        look = k.hands[k.me][1] is None and not final
+        return moves.msg(ActionType.JACK if look else ActionType.DISCARD)
+    if ActionType.QUEEN in legal:
+        return queen_plan(k, final, rng) or moves.msg(ActionType.DISCARD)
+    if held is None or ActionType.SWAP not in legal:
+        return moves.msg(ActionType.DISCARD) if ActionType.DISCARD in legal else None
+    if ActionType.DISCARD not in legal:  # R13.2: a card from the pile must go into the hand
         slot = best_slot(k, value(held), -99.0, -99.0, rng)
         return moves.swap(worst_slot(k, rng) if slot is None else slot)
     gain = FINAL_UNKNOWN_GAIN if final else UNKNOWN_GAIN
     slot = best_slot(k, value(held), gain, 1.0, rng)
-    return moves.msg("discard") if slot is None else moves.swap(slot)
+    return moves.msg(ActionType.DISCARD) if slot is None else moves.swap(slot)
 
 
 def should_call(k: Knowledge, memory: Memory, rng: random.Random) -> bool:
@@ -143,9 +146,9 @@ def play(view: dict[str, Any], memory: Memory, now: int, rng: random.Random) -> 
     """The `normal` policy for a view in play."""
     legal = view["legal"]
     k = Knowledge.of(view, memory)
-    if "crisp" in legal and should_call(k, memory, rng):
-        return moves.msg("crisp")
-    if "draw" in legal:
+    if ActionType.CRISP in legal and should_call(k, memory, rng):
+        return moves.msg(ActionType.CRISP)
+    if ActionType.DRAW in legal:
         return choose_draw(view, k, memory, rng)
     final = k.caller is not None and k.caller != k.me
     return resolve(view, k, final, rng)

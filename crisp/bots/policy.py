@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from crisp.engine import Action, action_from_dict
+from crisp.engine import PLAYING, Action, ActionType, BotLevel, action_from_dict
 
 from . import easy, hard, normal
 from .memory import Memory
@@ -21,9 +21,9 @@ from .moves import Message, msg, random_move
 Policy = Callable[[dict[str, Any], Memory, int, random.Random], Message | None]
 
 POLICIES: dict[str, Policy] = {
-    "easy": easy.play,
-    "normal": normal.play,
-    "hard": hard.play,
+    BotLevel.EASY: easy.play,
+    BotLevel.NORMAL: normal.play,
+    BotLevel.HARD: hard.play,
 }
 
 
@@ -40,9 +40,9 @@ def choose(view: dict[str, Any], memory: Memory, now: int,
         return None
     if memory.level == "random":
         return random_move(view, rng)
-    if "ready" in legal:
-        return msg("ready")
-    if view.get("status") != "playing":
+    if ActionType.READY in legal:
+        return msg(ActionType.READY)
+    if view.get("status") != PLAYING:
         return None
     return POLICIES[memory.level](view, memory, now, rng)
 

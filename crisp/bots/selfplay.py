@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from crisp.engine import (
     GAME_OVER,
     ROUND_OVER,
+    ActionType,
     Event,
+    EventKind,
     Options,
     State,
     action_from_dict,
@@ -58,7 +60,7 @@ def new_game(levels: Sequence[str], options: Options, now: int, *, time_scale: f
                       test_dealer=dealer)
     for i in range(1, len(levels)):
         if i in computer:
-            add = action_from_dict({"type": "add_bot", "level": levels[i]})
+            add = action_from_dict({"type": ActionType.ADD_BOT, "level": levels[i]})
             state, _ = apply(state, "p1", add, now)
         else:
             state, _, _ = add_player(state, f"P{i + 1}", now)
@@ -161,17 +163,17 @@ class _Referee:
 
     def count(self, e: Event) -> None:
         rounds = self.result.rounds
-        if e.kind == "round_started":
+        if e.kind == EventKind.ROUND_STARTED:
             rounds.append(RoundStats(e.data["round"]))
             self.starters = []
-        elif e.kind == "turn_started" and not e.data["final"]:
+        elif e.kind == EventKind.TURN_STARTED and not e.data["final"]:
             self.starters.append(e.data["player"])
-        elif e.kind == "crisp":
+        elif e.kind == EventKind.CRISP:
             caller = e.data["player"]
             rounds[-1].caller = caller
             last = max(i for i, p in enumerate(self.starters) if p == caller)
             rounds[-1].turns_to_call = last + 1
-        elif e.kind == "round_over":
+        elif e.kind == EventKind.ROUND_OVER:
             rounds[-1].scores = dict(e.data["scores"])
             rounds[-1].sums = dict(e.data["sums"])
 
@@ -203,7 +205,7 @@ class _Referee:
             if at is None:
                 self.due[pid] = None
             elif self.due[pid] is None:
-                if self.stall_chance and "crisp" not in kinds and \
+                if self.stall_chance and ActionType.CRISP not in kinds and \
                         self.rng.random() < self.stall_chance:
                     at += self.stall_ms()  # a slow seat: exercises R14.2 timeouts
                 self.due[pid] = at
@@ -238,11 +240,11 @@ class _Referee:
         self.deliver(events)
 
     def run(self, max_steps: int, max_rounds: int | None) -> GameResult:
-        start = action_from_dict({"type": "start"})
+        start = action_from_dict({"type": ActionType.START})
         self.state, events = self.apply_fn(self.state, "p1", start, self.now, self.rng)
         self.result.actions += 1
         if self.script:
-            self.result.script.append(Step("start", self.now))
+            self.result.script.append(Step(ActionType.START, self.now))
         self.deliver(events)
         for _ in range(max_steps):
             if self.state.status == GAME_OVER or (

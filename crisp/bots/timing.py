@@ -11,18 +11,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from crisp.engine import PLAYING, ActionType
+
 THINK_MS = (1000, 2000)  # the pause before an ordinary move
 # A crisp call comes well inside the caller's 3 s window (R10.4), and before the
 # next player may even start (2 s), so a bot's call never makes a turn final late.
 CRISP_THINK_MS = (300, 1200)
 # What a computer player acts on; `legal` also lists the room actions (kick, add_bot,
 # leave: protocol v1.1), which a bot never takes.
-ACTS_ON = frozenset(("ready", "draw", "swap", "discard", "jack", "queen", "king", "crisp"))
+ACTS_ON = frozenset((ActionType.READY, ActionType.DRAW, ActionType.SWAP, ActionType.DISCARD,
+                     ActionType.JACK, ActionType.QUEEN, ActionType.KING, ActionType.CRISP))
 
 
 def think_ms(view: dict[str, Any], rng: random.Random, time_scale: float = 1.0) -> int:
     """How long the seat pauses before acting on this view, in ms."""
-    low, high = CRISP_THINK_MS if "crisp" in (view.get("legal") or ()) else THINK_MS
+    low, high = CRISP_THINK_MS if ActionType.CRISP in (view.get("legal") or ()) else THINK_MS
     return max(0, round(rng.uniform(low, high) * time_scale))
 
 
@@ -37,7 +40,7 @@ def act_at(view: dict[str, Any], now: int, rng: random.Random,
     if not ACTS_ON.isdisjoint(view.get("legal") or ()):
         return at
     turn = view.get("turn")
-    if (view.get("status") == "playing" and turn is not None and turn.get("player") ==
+    if (view.get("status") == PLAYING and turn is not None and turn.get("player") ==
             view.get("you") and view.get("holding") is None and turn["may_start_at"] > now):
         return max(at, int(turn["may_start_at"]))
     return None

@@ -28,7 +28,7 @@ from .state import (
 )
 from .table import add_player, advance, apply, new_table, remove_player, set_connected
 from .view import view_for
-from .vocabulary import Slot, Source, Status
+from .vocabulary import ActionType, BotLevel, EventKind, Slot, SlotLabel, Source, Status
 from .wire import action_from_dict, action_to_dict
 
 
@@ -40,12 +40,10 @@ def legal(state: State, player: str, now: int) -> list[str]:
 
 __all__ = [
     "ACTION_TYPES", "FULL_DECK", "GAME_OVER", "LOBBY", "PEEK", "PLAYING", "ROUND_OVER", "SLOTS",
-    "Action", "ActionError", "Card", "ErrorCode", "Event", "HistoryEntry", "IllegalAction",
-    "InvalidAction",
-    "Look", "Options", "Player", "RoundResult", "Slot", "Source", "State", "Status", "Turn",
-    "action_from_dict", "action_to_dict", "action_type", "add_player", "advance", "apply",
-    "computer_seats",
-    "legal", "looks_for", "new_table", "next_deadline", "owed_peeks", "parse_deck", "redact",
-    "remove_player",
+    "Action", "ActionError", "ActionType", "BotLevel", "Card", "ErrorCode", "Event", "EventKind",
+    "HistoryEntry", "IllegalAction", "InvalidAction", "Look", "Options", "Player", "RoundResult",
+    "Slot", "SlotLabel", "Source", "State", "Status", "Turn", "action_from_dict", "action_to_dict",
+    "action_type", "add_player", "advance", "apply", "computer_seats", "legal", "looks_for",
+    "new_table", "next_deadline", "owed_peeks", "parse_deck", "redact", "remove_player",
     "set_connected", "view_for",
 ]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crisp import engine
-from crisp.engine import IllegalAction, InvalidAction, State
+from crisp.engine import LOBBY, IllegalAction, InvalidAction, State
 
 from .client import ActionRecord
 from .record import Gap, Recorder, SeatEvent
@@ -245,8 +245,8 @@ def replay(gap: Gap, moves: list[tuple[str, ActionRecord]]) -> bool:
 
 def _dealt(before: dict[str, Any], after: dict[str, Any]) -> bool:
     """A new deal (random cards) or a return to the lobby lies between the tables."""
-    return bool(before["round"] != after["round"] or after["status"] == "lobby"
-                or before["status"] == "lobby")  # fmt: skip
+    return bool(before["round"] != after["round"] or after["status"] == LOBBY
+                or before["status"] == LOBBY)  # fmt: skip
 
 
 def signature(state: dict[str, Any], *, coarse: bool = False) -> tuple[Any, ...]:

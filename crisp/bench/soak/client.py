@@ -33,6 +33,8 @@ from typing import Any, Protocol
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from crisp.server.wire.vocabulary import MessageType, ServerErrorCode
+
 from ..answers import UNREFERENCED_ERRORS, announces, refuses
 from ..client import HELLO_TIMEOUT_S, Client, Room
 from ..pacing import Pace
@@ -63,7 +65,7 @@ class ActionRecord:
         """acked, refused:<code>, or unknown:<why> (outcome_unknown, lost, unanswered)."""
         if self.code is None:
             return "acked" if self.acked is not None else "unknown:no_answer"
-        if self.code in ("outcome_unknown", "unanswered") \
+        if self.code in (ServerErrorCode.OUTCOME_UNKNOWN, "unanswered") \
                 or self.code.startswith("lost"):  # fmt: skip
             return f"unknown:{self.code.split(':')[0]}"
         return f"refused:{self.code}"
@@ -157,7 +159,7 @@ class SoakSeat(Client):
         self._socket_version = 0
         self.ws = ws
         try:
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            await ws.send(json.dumps({"type": MessageType.HELLO, "token": self.token}))
             async for raw in ws:
                 self.on_message(raw, time.perf_counter())
         except ConnectionClosed:
@@ -213,7 +215,7 @@ class SoakSeat(Client):
         if self.inflight is not None and refuses(msg, str(self.n)):
             self.inflight = None
             self.cancel()
-            if code == "outcome_unknown":
+            if code == ServerErrorCode.OUTCOME_UNKNOWN:
                 self.waiting = True  # the next update tells whether it was applied
             elif self.view is not None:
                 self.plan(self.view)

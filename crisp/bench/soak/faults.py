@@ -33,6 +33,9 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from crisp.engine import ActionType, Source
+from crisp.server.wire.vocabulary import MessageType
+
 from ..procs.services import CrispServer, RedisServer, start_crisp, start_redis
 from .record import Recorder
 
@@ -210,13 +213,14 @@ async def _one(kind: str, url: str, code: str, address: str, rng: random.Random)
                        additional_headers=headers) as ws:  # fmt: skip
         with contextlib.suppress(Exception):
             if kind == "forged":
-                await ws.send(json.dumps({"type": "hello", "token": secrets.token_urlsafe(24)}))
+                forged = secrets.token_urlsafe(24)
+                await ws.send(json.dumps({"type": MessageType.HELLO, "token": forged}))
             elif kind == "malformed":
                 await ws.send('{"type": "hello", "token": ' + "[" * rng.randrange(1, 40))
             elif kind == "huge":
                 await ws.send("x" * 100_000)
             elif kind == "flood":
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.send(json.dumps({"type": MessageType.HELLO, "token": token}))
                 await _flood(ws, rng)
             async for _ in ws:  # until the server closes it (silent: the hello timeout)
                 pass
@@ -226,7 +230,7 @@ async def _one(kind: str, url: str, code: str, address: str, rng: random.Random)
 async def _flood(ws: Any, rng: random.Random) -> None:
     """Bad messages of every sort as fast as they go, until the server closes."""
     bad = ['{"type": "draw"', "[" * 5000, json.dumps({"type": "nope", "id": "1"}),
-           json.dumps({"type": "swap", "slot": 9}), "x" * 5000,
-           json.dumps({"type": "draw", "source": "stock", "id": "2"}), "\u0000"]
+           json.dumps({"type": ActionType.SWAP, "slot": 9}), "x" * 5000,
+           json.dumps({"type": ActionType.DRAW, "source": Source.STOCK, "id": "2"}), "\u0000"]
     for _ in range(2000):
         await ws.send(rng.choice(bad))

@@ -33,6 +33,9 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
+from crisp.engine import ActionType as A
+from crisp.engine import EventKind as K
+
 PREFIX = "crisp:room:"
 
 
@@ -85,10 +88,11 @@ class RoomTrace:
 # Event kinds -> the client message they announce (answers.py's ANSWER, inverted, for
 # the messages the soak's seats send). `round_started` announces `start` only for the
 # first round of a game (a round after the first starts when everyone is ready).
-ANNOUNCES = {"drew": "draw", "swapped": "swap", "discarded": "discard", "jack": "jack",
-             "queen": "queen", "king": "king", "crisp": "crisp", "ready": "ready",
-             "rematch": "rematch", "options": "options", "round_started": "start"}  # fmt: skip
-HOST_KINDS = frozenset({"options", "start"})  # events without a player: the host's
+ANNOUNCES: dict[str, str] = {
+    K.DREW: A.DRAW, K.SWAPPED: A.SWAP, K.DISCARDED: A.DISCARD, K.JACK: A.JACK,
+    K.QUEEN: A.QUEEN, K.KING: A.KING, K.CRISP: A.CRISP, K.READY: A.READY,
+    K.REMATCH: A.REMATCH, K.OPTIONS: A.OPTIONS, K.ROUND_STARTED: A.START}  # fmt: skip
+HOST_KINDS = frozenset({A.OPTIONS, A.START})  # events without a player: the host's
 
 
 def seat_events(state: dict[str, Any], events: list[dict[str, Any]]) -> list[SeatEvent]:
@@ -98,7 +102,7 @@ def seat_events(state: dict[str, Any], events: list[dict[str, Any]]) -> list[Sea
     for ev in events:
         kind = ANNOUNCES.get(ev["kind"])
         data = ev.get("data") or {}
-        if kind is None or data.get("timeout") or (kind == "start" and data.get("round") != 1):
+        if kind is None or data.get("timeout") or (kind == A.START and data.get("round") != 1):
             continue
         seat = state["host"] if kind in HOST_KINDS else data.get("player")
         player = players.get(seat)

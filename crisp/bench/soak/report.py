@@ -17,6 +17,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from crisp.server.wire.vocabulary import ServerErrorCode
+
 from ..procs.readings import machine_busy, process_tree, usage
 from .account import VIOLATIONS
 from .client import SoakSeat
@@ -149,7 +151,8 @@ def _describe(key: str) -> str:
     return f"{WHY.get(why, why)} -> {verdict.replace('_', ' ')}"
 
 
-WHY = {"outcome_unknown": "outcome_unknown", "lost": "socket lost before the answer",
+WHY = {ServerErrorCode.OUTCOME_UNKNOWN: ServerErrorCode.OUTCOME_UNKNOWN.value,
+       "lost": "socket lost before the answer",
        "unanswered": "unanswered for 10 s",
        "no_answer": "no answer at the end"}  # fmt: skip
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from crisp import engine
-from crisp.engine import State
+from crisp.engine import State, Status
 
 from ..client import Room
 from ..pacing import PACES, pace_for
@@ -253,7 +253,7 @@ class Soak:
             humans = [] if state is None else [p.id for p in state.players
                                                if p.bot_level is None and not p.away]
             waiting = state is not None and (
-                state.status in ("lobby", "game_over")
+                state.status in (Status.LOBBY, Status.GAME_OVER)
                 or any(engine.legal(state, pid, now) for pid in humans))
             out["waiting_for_human" if waiting else "stuck"] += 1
             if len(detail) < 20:

@@ -48,7 +48,7 @@ from crisp.server.wire.failures import (
     error_body,
     failure_of,
 )
-from crisp.server.wire.vocabulary import CloseCode, EndReason, Refusal, ServerErrorCode
+from crisp.server.wire.vocabulary import CloseCode, EndReason, MessageType, Refusal, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
 log = logging.getLogger("crisp.server.sockets.endpoint")
@@ -294,14 +294,14 @@ def _error(
     conn.send_error(error_code, message, ref, rule)
     left_out = ctx.client_errors.allow((conn.room_code, conn.player_id, str(error_code)))
     if left_out is None:  # this seat had this error logged within the interval
-        ctx.hooks.log_suppressed("error", 1)
+        ctx.hooks.log_suppressed(MessageType.ERROR, 1)  # the log of an `error` sent
         return
     # Never the message's text or `ref`: both may echo what the client sent.
     log.warning(
         "room %s: error %s sent to %s%s%s", conn.room_code, error_code, conn.player_id,
         f" ({rule})" if rule else "", _more(left_out),
-        extra=fields(conn.room_code, "error", player=conn.player_id, code=error_code, rule=rule,
-                     repeated=left_out or None),
+        extra=fields(conn.room_code, MessageType.ERROR, player=conn.player_id, code=error_code,
+                     rule=rule, repeated=left_out or None),
     )
 
 
