@@ -1,6 +1,6 @@
 """The soak's players (issue 23): `crisp bench`'s clients (client.py: the random
 legal policy at the run's pace, one action in flight) that live through faults
-the way the web client does (web/js/net.js) and keep a record of every action.
+the way the web client does (web/js/net/socket.js) and keep a record of every action.
 
 - A socket that drops (1006, 1011, 1013, a refused connection, ...) is opened
   again after a backoff of 0.5 s doubling to 15 s (x0.8-1.2); 1012 (the server
@@ -43,7 +43,7 @@ from ..stats import Stats
 ANSWER_S = 10.0  # an action unanswered this long on an open socket: its outcome is unknown
 FATAL_CLOSES = frozenset({4401, 4403, 4404, 4409})  # the web client does not retry these
 RESTART_CLOSE = 1012
-BASE_DELAY_S, MAX_DELAY_S, RESTART_DELAY_S = 0.5, 15.0, 0.05  # web/js/net.js
+BASE_DELAY_S, MAX_DELAY_S, RESTART_DELAY_S = 0.5, 15.0, 0.05  # web/js/net/socket.js
 
 
 @dataclass
