@@ -59,6 +59,30 @@ def _worker_ports() -> str:
 os.environ[PORTS_ENV] = _worker_ports()  # not inherited: the workers are the controller's children
 
 
+# The suite mostly waits (browsers, processes, sockets): one and a half workers a core
+# keep both cores busy (tests/README.md, "Parallel").
+WORKERS_PER_CORE = 1.5
+# Modules that take the longest, started first so that they spread over the workers
+# instead of one of them finishing the run alone (a module's tests stay together and
+# in their order: its fixtures are made once).
+FIRST = ("tests/web/", "tests/test_soak.py", "tests/test_bench.py")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: WORKERS_PER_CORE workers a core."""
+    return max(2, round((os.cpu_count() or 1) * WORKERS_PER_CORE))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long modules (FIRST) first; everything else in its usual order."""
+
+    def first(item: pytest.Item) -> bool:
+        path = item.nodeid.split("::", 1)[0]
+        return any(path.startswith(prefix) for prefix in FIRST)
+
+    items.sort(key=lambda item: not first(item))
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
     proc = start_redis()  # raises (the tests error, never skip) without redis-server
