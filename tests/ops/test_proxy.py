@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import signal
-import ssl
 import subprocess
 import time
 import urllib.error
@@ -25,6 +24,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from crisp.bench.procs.proxy import insecure_tls
 
 from ._dockerfile import Dockerfile
 from ._replay import (
@@ -154,13 +155,6 @@ def _nginx_test_config(conf: str, tmp: Path, https: int, http: int, app: int) ->
     return main
 
 
-def _insecure_tls() -> ssl.SSLContext:
-    tls = ssl.create_default_context()
-    tls.check_hostname = False
-    tls.verify_mode = ssl.CERT_NONE
-    return tls
-
-
 def _start_app(
     dockerfile: Dockerfile, replay: Replay, repo: Path, cwd: Path, port: int
 ) -> subprocess.Popen[bytes]:
@@ -188,7 +182,7 @@ def _exercise_proxy(
     """What a phone does through the proxy: page, room, game socket."""
     from websockets.sync.client import connect
 
-    tls = _insecure_tls()
+    tls = insecure_tls()
     base = f"https://127.0.0.1:{https}"
     deadline = time.monotonic() + 15
     while True:
