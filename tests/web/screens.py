@@ -10,7 +10,7 @@ your turn, a bystander just after a Queen, the round's results and game over as
 `<prefix>-<screen>.png`. `final-turns`: on real game time with 30 s per draw, you
 and seven (or three) computer players at 360x640; you call crisp at once, and
 the phone is held (browser_kit.Hold) while a computer player makes its final
-turn, its draw timer running: `final-turns-<seats>-<lang>.png` in English,
+turn, its draw timer running: `final-turns-360-<seats>-<lang>.png` in English,
 Arabic and Indonesian.
 """
 
@@ -148,7 +148,7 @@ def final_turns(out: Path) -> None:
             for lang in ("en", "ar", "id"):
                 page.evaluate("(l) => window.crisp.language(l)", lang)
                 page.evaluate(SETTLED)
-                page.screenshot(path=str(out / f"final-turns-{seats}-{lang}.png"))
+                page.screenshot(path=str(out / f"final-turns-360-{seats}-{lang}.png"))
             hold.release()
             page.context.close()
         browser.close()
