@@ -100,7 +100,14 @@ class Soak:
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[Any]) -> None:
+        """A send's end: a send on a socket that died meanwhile raises, and the seat's
+        reader sees that socket lost (client.py); retrieved here, not logged as lost."""
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()
 
     async def run(self) -> dict[str, Any]:
         cfg, work = self.cfg, self.work
