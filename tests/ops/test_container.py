@@ -211,12 +211,13 @@ async def _play(server: Published) -> Game:
         await start_game(players)
         first = next(p for p in players if p.view["turn"]["player"] == p.pid)
         second = next(p for p in players if p is not first)
-        # One whole turn: draw from the stock, discard (a King is played first,
-        # R6.3, and its extra draws discarded), until the turn passes.
+        # One whole turn: draw from the stock, then discard or swap (the policy plays
+        # either on a real shuffle; a King is played first, R6.3), until the turn passes.
         await drive(first, _patient, lambda p: p.view["turn"]["player"] != p.pid)
         view = await second.wait_view(_settled(second.pid), what="the turn handed on")
         kinds = {e["kind"] for e in first.events()}
-        assert {"round_started", "drew", "discarded"} <= kinds, kinds
+        assert {"round_started", "drew"} <= kinds, kinds
+        assert kinds & {"discarded", "swapped"}, kinds  # the turn's card on the pile
         return Game(code, (second.pid, second.token), (first.pid, first.token), _state(view))
     finally:
         for p in players:
