@@ -27,6 +27,7 @@ if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however 
     sys.path.insert(0, str(ROOT))
 
 from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
+from tests.support import hangs  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
 
@@ -92,6 +93,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if name in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(name))
     items.sort(key=lambda item: not first(item))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
+        hangs.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Each test watched: a hang leaves its stacks in test-artifacts (support/hangs.py)."""
+    with hangs.watched(item.nodeid):
+        yield
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The hung tests' stacks at the end of the run's output."""
+    if hasattr(terminalreporter.config, "workerinput"):
+        return
+    found = hangs.report()
+    if found:
+        terminalreporter.section("hung tests (tests/support/hangs.py)")
+        terminalreporter.write_line(found)
 
 
 @pytest.fixture(scope="session")
