@@ -74,24 +74,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(2, round((os.cpu_count() or 1) * WORKERS_PER_CORE))
 
 
-# Session fixtures that cost a lot of CPU to make: the tests that use one run in one
-# worker (`xdist_group`), so it is made once, not once a worker.
-ONE_WORKER = ("builder_replay",)  # tests/ops/conftest.py: the image's venv, ~25 s
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long modules (FIRST) first, everything else in its usual order; the users
-    of a ONE_WORKER fixture in one group."""
+    """The long modules (FIRST) first, everything else in its usual order."""
 
     def first(item: pytest.Item) -> bool:
         path = item.nodeid.split("::", 1)[0]
         return any(path.startswith(prefix) for prefix in FIRST)
 
-    for item in items:
-        for name in ONE_WORKER:
-            if name in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group(name))
     items.sort(key=lambda item: not first(item))
 
 
