@@ -213,8 +213,10 @@ async def random_game(
     order = [p["id"] for p in table.watcher.view["players"]]
     if 1 in replays:  # the record's deal is the test deck's (R2.2, R18.2)
         assert replays[1]["deal"]["hands"] == deal_of(deck, order, replays[1]["dealer"])
-    await close_all([s.player for s in seats if s.player is not None])
+    # the watchers first: a player's close is an update (`disconnected`) that one
+    # watcher may get and the other, closing at that moment, not (CI: seed 1011801312)
     await close_all([table.watcher, table.rewatcher])
+    await close_all([s.player for s in seats if s.player is not None])
     tokens = {s.token for s in seats}
     frames = table.watcher.frames
     WATCHED.append((audit_watcher(frames, tokens), audit_against_replays(frames, replays)))
