@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 from pathlib import Path
 
 import greenlet
@@ -22,6 +23,13 @@ def test_a_block_still_running_leaves_its_threads_and_greenlets(
 
     parked = greenlet.greenlet(parked_in_a_greenlet)
     parked.switch()
+
+    class Gone:
+        pass
+
+    gone = Gone()
+    dead = weakref.proxy(gone)  # a weak proxy to nothing among the objects walked
+    del gone
     with hangs.watched("tests/x.py::test_hung", hang_s=0.05):
         deadline = time.monotonic() + 10  # the watchdog's thread writes the report
         while not hangs.report() and time.monotonic() < deadline:
@@ -32,6 +40,7 @@ def test_a_block_still_running_leaves_its_threads_and_greenlets(
     assert "parked_in_a_greenlet" in text  # the suspended greenlet's own frame
     hangs.clear()
     assert hangs.report() == ""
+    del dead
 
 
 def test_a_block_that_ends_in_time_leaves_nothing(

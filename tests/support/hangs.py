@@ -35,8 +35,12 @@ def stacks() -> str:
     except ImportError:  # pragma: no cover - Playwright brings it
         return "\n".join(out)
     for obj in gc.get_objects():
-        if isinstance(obj, greenlet.greenlet) and obj.gr_frame is not None:
-            out.append("--- greenlet\n" + "".join(traceback.format_stack(obj.gr_frame)))
+        try:
+            frame = obj.gr_frame if isinstance(obj, greenlet.greenlet) else None
+        except ReferenceError:  # a weak proxy whose object is gone
+            continue
+        if frame is not None:
+            out.append("--- greenlet\n" + "".join(traceback.format_stack(frame)))
     return "\n".join(out)
 
 
