@@ -112,6 +112,9 @@ def play_simple_turn(page: Page, me: str, call_crisp: bool, sure: bool = True) -
         wait_view(page, f"v.crisp && v.crisp.caller === {me!r} || v.status !== 'playing'")
 
 
+ROUND_ENDED = "(v.status === 'round_over' || v.status === 'game_over')"
+
+
 def play_round_to_a_call(pages: dict[str, Page], watch: Page) -> dict[str, Any]:
     """Play turns with taps until the round ends, each player calling crisp at the
     end of its turn until a call counts; the view at the end (`watch`'s).
@@ -121,12 +124,12 @@ def play_round_to_a_call(pages: dict[str, Page], watch: Page) -> dict[str, Any]:
     (the button is never enabled, or the call comes late and is refused). The
     next turn then calls instead, so the round still ends by a call (R11)."""
     while True:
-        v = wait_view(watch, "v.status !== 'playing' || v.turn !== null")
+        v = wait_view(watch, f"{ROUND_ENDED} || (v.status === 'playing' && v.turn !== null)")
         if v["status"] != "playing":
             return v
         me = v["turn"]["player"]
         play_simple_turn(pages[me], me, call_crisp=v["crisp"]["caller"] is None, sure=False)
-        wait_view(pages[me], f"v.status !== 'playing' || !v.turn || v.turn.player !== {me!r}")
+        wait_view(pages[me], f"{ROUND_ENDED} || (v.turn && v.turn.player !== {me!r})")
 
 
 def assert_no_horizontal_scroll(page: Page) -> None:

@@ -90,6 +90,9 @@ def test_r17_1_add_a_computer_player_play_a_round_and_leave(server: Any, phone: 
     expect(seat.get_by_test_id(f"seat-{bot}-name")).to_have_text("Computer 1")
     expect(seat.get_by_test_id("away-badge")).to_have_count(0)
     me = view(dee)["you"]
+    # in play first: until the peek phase ends (R16.2) the status is not 'playing',
+    # which the loop below reads as the round over (CI: the round was never played)
+    wait_view(dee, "v.status === 'playing' && v.turn !== null")
     for _ in range(30):
         v = wait_view(dee, f"v.status !== 'playing' || (v.turn && v.turn.player === {me!r})",
                       timeout=15000)
