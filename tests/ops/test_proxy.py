@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from crisp.bench.procs.proxy import insecure_tls
+from crisp.bench.procs.proxy import insecure_tls, on_loopback
 
 from ._dockerfile import Dockerfile
 from ._replay import (
@@ -132,14 +132,7 @@ def _nginx_test_config(conf: str, tmp: Path, https: int, http: int, app: int) ->
     subprocess.run([*openssl, *subj], check=True, capture_output=True)
     conf = conf.replace("/etc/letsencrypt/live/cards.example.com/fullchain.pem", str(cert))
     conf = conf.replace("/etc/letsencrypt/live/cards.example.com/privkey.pem", str(key))
-    lines = []
-    for line in conf.splitlines():
-        if re.match(r"\s*listen \[::\]:", line):
-            continue  # loopback IPv4 only
-        line = re.sub(r"listen 443 ", f"listen 127.0.0.1:{https} ", line)
-        line = re.sub(r"listen 80;", f"listen 127.0.0.1:{http};", line)
-        lines.append(line)
-    conf = "\n".join(lines) + "\n"
+    conf = on_loopback(conf, https, http)
     conf = conf.replace("server 127.0.0.1:8000 ", f"server 127.0.0.1:{app} ")
     (tmp / "crisp.conf").write_text(conf)
     temp_dirs = "\n".join(

@@ -47,14 +47,7 @@ def bench_config(conf: str, work: Path, https: int, http: int, upstreams: list[i
     if n != 1:
         raise RuntimeError("deploy/nginx.conf: no `server 127.0.0.1:8000 ...` upstream line")
     conf = re.sub(r"limit_conn crisp_addr \d+;", f"limit_conn crisp_addr {connections};", conf)
-    lines = []
-    for line in conf.splitlines():
-        if re.match(r"\s*listen \[::\]:", line):
-            continue  # loopback IPv4 only
-        line = re.sub(r"listen 443 ", f"listen {HOST}:{https} ", line)
-        line = re.sub(r"listen 80;", f"listen {HOST}:{http};", line)
-        lines.append(line)
-    (work / "crisp.conf").write_text("\n".join(lines) + "\n")
+    (work / "crisp.conf").write_text(on_loopback(conf, https, http))
     names = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp_dirs = "".join(f"    {name}_temp_path {work}/{name};\n" for name in names)
     main = work / "nginx.conf"
@@ -90,6 +83,19 @@ def start_nginx(upstreams: list[int], work: Path, connections: int) -> Nginx:
     proxy.wait_until(lambda: http_ok(proxy.base + "/healthz", verify=False), 15,
                      "answering through TLS")  # fmt: skip
     return proxy
+
+
+def on_loopback(conf: str, https: int, http: int) -> str:
+    """deploy/nginx.conf's `listen` lines on loopback IPv4 at these ports (its IPv6
+    lines dropped), as the tests and the bench run it."""
+    lines = []
+    for line in conf.splitlines():
+        if re.match(r"\s*listen \[::\]:", line):
+            continue  # loopback IPv4 only
+        line = re.sub(r"listen 443 ", f"listen {HOST}:{https} ", line)
+        line = re.sub(r"listen 80;", f"listen {HOST}:{http};", line)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def insecure_tls() -> ssl.SSLContext:
