@@ -312,6 +312,36 @@ def timer_seconds(page: Page) -> list[int]:
 # ---- holding one phone still at a moment of the game (the layout matrix)
 
 
+# The page waits for its own worker: active, `activated`, and in control of the page
+# (its `statechange` and `controllerchange` events), with a safety timeout that only
+# fires on a real hang and then says how far the worker got (a browser-side wait
+# with no bound hung a test for 300 s in CI: Playwright's evaluate has no timeout).
+WORKER_IN_CONTROL = """async () => {
+  const hang = new Promise((_, fail) => setTimeout(async () => {
+    const r = await navigator.serviceWorker.getRegistration();
+    const st = (w) => (w ? w.state : null);
+    fail(new Error('no worker in control of the page after 30 s: ' + JSON.stringify({
+      registered: !!r, installing: st(r && r.installing), waiting: st(r && r.waiting),
+      active: st(r && r.active), controller: !!navigator.serviceWorker.controller })));
+  }, 30000));
+  const ready = (async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const sw = reg.active;
+    if (sw.state !== 'activated') {
+      await new Promise((done) => sw.addEventListener('statechange', () => {
+        if (sw.state === 'activated') done();
+      }));
+    }
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((done) => navigator.serviceWorker.addEventListener(
+        'controllerchange', done, { once: true }));
+    }
+    return sw.state;
+  })();
+  return Promise.race([ready, hang]);
+}"""
+
+
 class Hold:
     """Holds a phone still at a moment of a real game, for as long as a check takes.
 

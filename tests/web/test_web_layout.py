@@ -50,6 +50,7 @@ from websockets.sync.client import connect
 from tests.support.decks import deck_for
 from tests.web.browser_kit import (
     TABLE_INSIDE,
+    WORKER_IN_CONTROL,
     Hold,
     arm_crisp,
     draw_from_stock,
@@ -343,14 +344,5 @@ def seat_kept(server: Any, code: str, token: str) -> Iterator[None]:
 
 def wait_for_worker(page: Page) -> None:
     """Until the service worker is activated and controls the page (its own events,
-    no fixed wait), and has kept the room's page and its files."""
-    page.evaluate(
-        """async () => {
-          const reg = await navigator.serviceWorker.ready;
-          if (!navigator.serviceWorker.controller) {
-            await new Promise((done) => navigator.serviceWorker.addEventListener(
-              'controllerchange', done, { once: true }));
-          }
-          return reg.active.state;
-        }"""
-    )
+    no fixed wait; a bounded wait: browser_kit.WORKER_IN_CONTROL)."""
+    assert page.evaluate(WORKER_IN_CONTROL) == "activated"

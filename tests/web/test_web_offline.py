@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.web.browser_kit import open_seat
+from tests.web.browser_kit import WORKER_IN_CONTROL, open_seat
 from tests.web.conftest import PHONE, ROOT, owns_its_port, serve
 
 pytestmark = pytest.mark.browser
@@ -32,29 +32,6 @@ def page_version(page: Page) -> str:
     assert m, href
     return m.group(1)
 
-
-# The page waits for its own worker: active, `activated`, and in control of the page
-# (its `statechange` and `controllerchange` events), with a safety timeout that only
-# fires on a real hang.
-WORKER_IN_CONTROL = """async () => {
-  const hang = new Promise((_, fail) => setTimeout(
-    () => fail(new Error('no worker in control of the page after 60 s')), 60000));
-  const ready = (async () => {
-    const reg = await navigator.serviceWorker.ready;
-    const sw = reg.active;
-    if (sw.state !== 'activated') {
-      await new Promise((done) => sw.addEventListener('statechange', () => {
-        if (sw.state === 'activated') done();
-      }));
-    }
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((done) => navigator.serviceWorker.addEventListener(
-        'controllerchange', done, { once: true }));
-    }
-    return sw.state;
-  })();
-  return Promise.race([ready, hang]);
-}"""
 
 # Until the worker has kept `files` of `version` (it keeps them after the page
 # arrives): the page looks into its own caches, paced by its own timer.
