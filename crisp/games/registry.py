@@ -1,0 +1,47 @@
+"""The registry of games by id. Built-in games are imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .api import Game
+
+DEFAULT = "crisp"
+
+# The built-in games' packages, in the order GET /api/games lists them; each
+# package exposes its `Game` as `GAME`.
+BUILTIN: tuple[str, ...] = ()
+
+_games: dict[str, Game[Any, Any]] = {}
+
+
+class UnknownGame(KeyError):
+    """No game is registered under this id (protocol: 422 `unknown_game`)."""
+
+
+def _load_builtins() -> None:
+    for game_id in BUILTIN:
+        if game_id not in _games:
+            module = importlib.import_module(f"crisp.games.{game_id}")
+            register(module.GAME)
+
+
+def register(game: Game[Any, Any]) -> None:
+    """Host `game` under `game.id` (replacing one of the same id)."""
+    _games[game.id] = game
+
+
+def get(game_id: str) -> Game[Any, Any]:
+    """The game registered as `game_id`; raises UnknownGame."""
+    _load_builtins()
+    try:
+        return _games[game_id]
+    except KeyError:
+        raise UnknownGame(game_id) from None
+
+
+def all_games() -> list[Game[Any, Any]]:
+    """Every registered game: the built-ins in order, then the others."""
+    _load_builtins()
+    return list(_games.values())
