@@ -5,6 +5,8 @@ in crisp/bench/procs/).
     redis_url     (function) the same URL, after FLUSHALL
     redis_cluster (session) a 3-master Redis Cluster on loopback (tests/support/cluster.py)
     cluster_url   (function) its store URL (redis+cluster://), after FLUSHALL on every master
+    redis_unix_server (session) a redis-server on a unix socket only (tests/support/unix_redis.py)
+    redis_unix_url    (function) its store URL (unix:///.../redis.sock), after FLUSHALL
     spawn_crisp   factory: `crisp serve` subprocesses (tests.support.servers.ProcServer),
                   all stopped at the end of the test
 
@@ -30,6 +32,7 @@ from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
 from tests.support import hangs  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
+from tests.support.unix_redis import UnixRedis, start_unix_redis  # noqa: E402
 
 PORT_SLICES = 20  # slices of 500 ports in 12000-21999: a cluster node's bus port
 PORT_SLICE = 500  # (its port + 10000) stays below the ephemeral ports (32768 on) too
@@ -138,6 +141,21 @@ def redis_cluster() -> Iterator[RedisClusterProcs]:
 def cluster_url(redis_cluster: RedisClusterProcs) -> str:
     redis_cluster.flush()
     return redis_cluster.url
+
+
+@pytest.fixture(scope="session")
+def redis_unix_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UnixRedis]:
+    server = start_unix_redis(tmp_path_factory.mktemp("redis-unix"))  # errors, never skips
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_unix_url(redis_unix_server: UnixRedis) -> str:
+    redis_unix_server.flush()
+    return redis_unix_server.url
 
 
 @pytest.fixture

@@ -199,7 +199,7 @@ class Floor:
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
         for ps in self.pubsubs.values():
-            await ps.aclose()  # type: ignore[no-untyped-call]
+            await ps.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # redis-py < 8.2
         await self.redis.aclose()
 
     async def subscribe(self, code: str) -> None:

@@ -107,8 +107,10 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
             "decode_responses": True,
             "retry": Retry(NoBackoff(), 0),
             "socket_connect_timeout": min(2.0, op_timeout_s),
-            "socket_keepalive": True,
         }
+        if not url.lower().startswith("unix:"):
+            # TCP only: redis-py's unix-socket connection refuses the option.
+            self._common["socket_keepalive"] = True
         self._r: Any = self._make_client(url, max_connections)
         self._create = self._r.register_script(lua.CREATE)
         self._save_script = self._r.register_script(lua.SAVE)

@@ -27,7 +27,6 @@ import logging
 import zlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -44,7 +43,7 @@ from redis.exceptions import (
 from crisp.store.base import OutcomeUnknown, StoreUnavailable
 from crisp.store.redis import PIPELINES, RedisStore
 from crisp.store.redis_link import PubSubLink
-from crisp.store.redis_pool import CONN_ERRORS
+from crisp.store.redis_pool import CONN_ERRORS, take_options
 from crisp.store.redis_pubsub import RedisPubSub
 from crisp.store.redis_schedule import Shard
 
@@ -74,19 +73,17 @@ def shard_tags(count: int) -> list[str]:
 
 def split_cluster_url(url: str) -> tuple[str, int]:
     """`url` as redis-py's cluster client takes it (scheme without `+cluster`, no
-    `shards` option), and the shard count (`?shards=N`, 1 to 16384; else 64)."""
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in SCHEMES:
+    `shards` option), and the shard count (`?shards=N`, 1 to 16384; else 64). The
+    rest of the URL is kept byte for byte (redis_pool.take_options)."""
+    raw_scheme, colon, after = url.partition(":")
+    scheme = raw_scheme.lower()
+    if not colon or scheme not in SCHEMES:
         raise ValueError(f"not a cluster URL: {scheme}:// (use redis+cluster://)")
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    values = [v for k, v in query if k == "shards"]
-    shards = int(values[-1]) if values else DEFAULT_SHARDS
+    url, options = take_options(scheme.removesuffix("+cluster") + ":" + after, ("shards",))
+    shards = int(options.get("shards", DEFAULT_SHARDS))
     if not 1 <= shards <= REDIS_CLUSTER_HASH_SLOTS:
         raise ValueError(f"shards must be between 1 and 16384, not {shards}")
-    rest = urlencode([(k, v) for k, v in query if k != "shards"])
-    plain = parts._replace(scheme=scheme.removesuffix("+cluster"), query=rest)
-    return urlunsplit(plain), shards
+    return url, shards
 
 
 class _BoundedCluster(RedisCluster):

@@ -168,7 +168,7 @@ class PubSubLink:
                             await self._subscribe(ps, *channels)
                         self._pending = dict.fromkeys(channels, 1)
             except BaseException:
-                await ps.aclose()  # type: ignore[no-untyped-call]
+                await ps.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # redis-py < 8.2
                 raise
             self._ps = ps
 
@@ -183,7 +183,7 @@ class PubSubLink:
                     self._ready[channel] = asyncio.get_running_loop().create_future()
         if ps is not None:
             with contextlib.suppress(Exception):
-                await ps.aclose()  # type: ignore[no-untyped-call]
+                await ps.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # redis-py < 8.2
 
     def _give_up(self, channel: str) -> None:
         """The server will not hold `channel` here (sharded: its slot moved)."""

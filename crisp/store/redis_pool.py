@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar, Token
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl
 
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -71,19 +71,42 @@ class TrackingPool(BlockingConnectionPool):
         return conn
 
 
+def take_options(url: str, names: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """`url` without the query options `names`, and their values (the last of each).
+
+    Only the query string changes: the rest of the URL, and the options that stay,
+    are kept byte for byte. (Taking a URL apart and putting it back together with
+    urllib drops an empty authority, turning `unix:///run/r.sock` into
+    `unix:/run/r.sock`, which redis-py 8.2 refuses.) The query is what lies between
+    the first `?` and the first `#`, as urllib and redis-py read it."""
+    head, hash_mark, fragment = url.partition("#")
+    base, question, query = head.partition("?")
+    if not question:
+        return url, {}
+    values: dict[str, str] = {}
+    kept: list[str] = []
+    for piece in query.split("&"):
+        pairs = parse_qsl(piece, keep_blank_values=True)
+        if pairs and pairs[0][0] in names:
+            values[pairs[0][0]] = pairs[0][1]
+        else:
+            kept.append(piece)
+    if not values:
+        return url, {}
+    rest = "&".join(kept)
+    return base + ("?" + rest if rest else "") + hash_mark + fragment, values
+
+
 def split_op_timeout(url: str, default: float) -> tuple[str, float]:
     """`url` without its `op_timeout` query option (seconds), and that value (else
     `default`). redis-py would refuse the option, so it is taken out here."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    values = [v for k, v in query if k == "op_timeout"]
-    if not values:
+    url, options = take_options(url, ("op_timeout",))
+    if "op_timeout" not in options:
         return url, default
-    timeout = float(values[-1])
+    timeout = float(options["op_timeout"])
     if not 0 < timeout <= 3600:
         raise ValueError(f"op_timeout must be between 0 and 3600 seconds, not {timeout}")
-    rest = urlencode([(k, v) for k, v in query if k != "op_timeout"])
-    return urlunsplit(parts._replace(query=rest)), timeout
+    return url, timeout
 
 
 def split_wait(url: str) -> tuple[str, int, int]:
@@ -91,14 +114,11 @@ def split_wait(url: str) -> tuple[str, int, int]:
     each room write (create, save, delete) wait until `wait` replicas have it, for
     at most `wait_ms` (docs/store.md, "Replicas and WAIT"); `wait` 0 (the default)
     waits for none."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    options = {k: v for k, v in query if k in ("wait", "wait_ms")}
+    url, options = take_options(url, ("wait", "wait_ms"))
     replicas = int(options.get("wait", "0"))
     timeout_ms = int(options.get("wait_ms", "100"))
     if not 0 <= replicas <= 16:
         raise ValueError(f"wait must be between 0 and 16 replicas, not {replicas}")
     if not 1 <= timeout_ms <= 60_000:
         raise ValueError(f"wait_ms must be between 1 and 60000, not {timeout_ms}")
-    rest = urlencode([(k, v) for k, v in query if k not in ("wait", "wait_ms")])
-    return urlunsplit(parts._replace(query=rest)), replicas, timeout_ms
+    return url, replicas, timeout_ms

@@ -1,5 +1,6 @@
 """Fixtures for the store suite: `backend` runs a test on MemoryStore, on RedisStore
-(against the real redis-server from tests/conftest.py), on RedisClusterStore
+(against the real redis-server from tests/conftest.py, over TCP and over a unix
+socket, `unix://`), on RedisClusterStore
 (against the real 3-master Redis Cluster from tests/conftest.py) and on a
 MemoryStore seen through `TimedStore` (the delegating wrapper keeps the contract)."""
 
@@ -12,10 +13,18 @@ import pytest
 from crisp.store import Store
 from tests.store.helpers import Backend
 
-URL_FIXTURES = {"memory": None, "redis": "redis_url", "cluster": "cluster_url", "timed": None}
+URL_FIXTURES = {
+    "memory": None,
+    "redis": "redis_url",
+    "unix": "redis_unix_url",
+    "cluster": "cluster_url",
+    "timed": None,
+}
+_REAL = [pytest.param(kind, marks=pytest.mark.redis) if fixture else kind
+         for kind, fixture in URL_FIXTURES.items()]  # fmt: skip
 
 
-@pytest.fixture(params=list(URL_FIXTURES))
+@pytest.fixture(params=_REAL)
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     fixture = URL_FIXTURES[request.param]
     url = None if fixture is None else request.getfixturevalue(fixture)

@@ -17,8 +17,9 @@ def now_ms() -> int:
 class Backend:
     """Makes started stores of one kind and closes them after the test.
 
-    `kind` is "memory", "redis", "cluster" or "timed" (a MemoryStore through
-    `TimedStore`, whose reports are kept in `reports`). `peer(store)` is "another
+    `kind` is "memory", "redis", "unix" (Redis over a unix socket), "cluster" or
+    "timed" (a MemoryStore through `TimedStore`, whose reports are kept in
+    `reports`). `peer(store)` is "another
     server process" on the same data: a second Redis store on the same Redis (or
     cluster), or (memory being one process) the same store."""
 
