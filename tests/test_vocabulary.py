@@ -1,4 +1,5 @@
-"""One Python vocabulary (issue 22): every wire name of `crisp/` is written once.
+"""One Python vocabulary (issue 22): every wire name of `crisp/` is written once,
+per game (issue 35).
 
 The wire names are the values of the enums that define them: the engine's
 `ActionType`, `EventKind`, `BotLevel`, `Status`, `Source`, `SlotLabel`
@@ -9,6 +10,13 @@ serialised as it). This test reads every module of `crisp/` (its AST: docstrings
 are prose, not code) and fails when a string constant equal to a wire name
 stands anywhere but in the module that defines it: write `EventKind.ROUND_OVER`,
 not "round_over". (`CloseCode` is an `IntEnum`: its numbers are not scanned.)
+
+Per game (issue 35): a game package `crisp/games/<id>/` other than Crisp's has
+its own `vocabulary.py` whose `StrEnum`s hold that game's words, and its modules
+are held to those words only (two games may both say "ready": each writes it
+once), a word where a field name stands being a field. The rest of `crisp/`
+(the table, the server, the seam, Crisp's adapter) is held to the table's and
+Crisp's words, as before.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from crisp.server.wire import vocabulary as server_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 CRISP = ROOT / "crisp"
+GAMES = CRISP / "games"
+CRISP_GAME = GAMES / "crisp"  # Crisp's adapter: Crisp's words are the table's (above)
 
 DEFINED_IN: dict[str, tuple[type[StrEnum], ...]] = {
     "crisp/engine/vocabulary.py": (vocabulary.ActionType, vocabulary.EventKind,
@@ -63,7 +73,37 @@ OTHER_MEANING: dict[tuple[str, str], str] = {
     ("discard", "crisp/engine/rounds.py"): "DEAL_FIELDS: the state's fields a deal fills",
     ("http_error", "crisp/server/wire/schema.py"): "the schema's name of the HTTP error "
                                                    "body, not the code",
+    ("crisp", "crisp/games/registry.py"): "the default game's id (`DEFAULT`)",
+    ("bad_message", "crisp/games/api.py"): "`BadMessage`'s protocol code: the seam "
+                                           "imports no game's vocabulary",
 }
+
+
+def game_packages() -> dict[Path, Path]:
+    """Each game package of its own vocabulary (not Crisp's) -> its vocabulary module."""
+    return {pkg: pkg / "vocabulary.py" for pkg in sorted(GAMES.iterdir())
+            if pkg.is_dir() and pkg != CRISP_GAME and (pkg / "vocabulary.py").is_file()}
+
+
+def game_names(vocabulary: Path) -> dict[str, str]:
+    """A game's words (every `StrEnum` value assigned in its vocabulary module, read
+    from its AST) -> that module."""
+    rel = vocabulary.relative_to(ROOT).as_posix()
+    out: dict[str, str] = {}
+    for node in ast.walk(ast.parse(vocabulary.read_text())):
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(b, ast.Name) and b.id == "StrEnum" for b in node.bases):
+            for item in node.body:
+                if (isinstance(item, ast.Assign) and isinstance(item.value, ast.Constant)
+                        and isinstance(item.value.value, str)):
+                    out[item.value.value] = rel
+    return out
+
+
+def table_modules() -> list[Path]:
+    """The modules held to the table's and Crisp's words: all but the other games'."""
+    others = list(game_packages())
+    return [p for p in sorted(CRISP.rglob("*.py")) if not any(p.is_relative_to(g) for g in others)]
 
 
 def wire_names() -> dict[str, str]:
@@ -100,24 +140,28 @@ def _field_positions(tree: ast.AST) -> set[int]:
     return found
 
 
-def literals(path: Path, names: dict[str, str]) -> list[tuple[str, int]]:
-    """The wire names written as string constants in the module at `path`."""
+def literals(path: Path, names: dict[str, str],
+             field_names: frozenset[str] | None = FIELDS) -> list[tuple[str, int]]:
+    """The wire names written as string constants in the module at `path`; one of
+    `field_names` (None: any) where a field name stands is a field, not counted."""
     tree = ast.parse(path.read_text())
     skip = _docstrings(tree)
     fields = _field_positions(tree)
     return [(node.value, node.lineno) for node in ast.walk(tree)
             if isinstance(node, ast.Constant) and isinstance(node.value, str)
             and node.value in names and id(node) not in skip
-            and not (node.value in FIELDS and id(node) in fields)]  # fmt: skip
+            and not ((field_names is None or node.value in field_names)
+                     and id(node) in fields)]  # fmt: skip
 
 
-def scan(paths: list[Path]) -> dict[str, dict[str, list[int]]]:
+def scan(paths: list[Path], names: dict[str, str] | None = None,
+         field_names: frozenset[str] | None = FIELDS) -> dict[str, dict[str, list[int]]]:
     """Wire name -> module -> lines, for every literal outside OTHER_MEANING."""
-    names = wire_names()
+    names = wire_names() if names is None else names
     found: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     for path in paths:
         rel = path.relative_to(ROOT).as_posix()
-        for value, line in literals(path, names):
+        for value, line in literals(path, names, field_names):
             if (value, rel) not in OTHER_MEANING:
                 found[value][rel].append(line)
     return found
@@ -125,7 +169,7 @@ def scan(paths: list[Path]) -> dict[str, dict[str, list[int]]]:
 
 def test_each_wire_name_is_written_in_the_module_that_defines_it_only() -> None:
     names = wire_names()
-    found = scan(sorted(CRISP.rglob("*.py")))
+    found = scan(table_modules())
     elsewhere = {value: {m: lines for m, lines in modules.items() if m != names[value]}
                  for value, modules in found.items()}  # fmt: skip
     elsewhere = {value: modules for value, modules in elsewhere.items() if modules}
@@ -134,6 +178,20 @@ def test_each_wire_name_is_written_in_the_module_that_defines_it_only() -> None:
         f"{dict(sorted((v, dict(m)) for v, m in elsewhere.items()))}")
     for value, module in names.items():  # and each one is written where it is defined
         assert module in found[value], (value, module)
+
+
+def test_each_game_writes_its_words_in_its_vocabulary_only() -> None:
+    for package, words in game_packages().items():
+        names = game_names(words)
+        # a game's view fields and event fields often share its words ("gave", "laid"):
+        # where a field name stands, a word is a field
+        found = scan(sorted(package.rglob("*.py")), names, field_names=None)
+        elsewhere = {value: {m: lines for m, lines in modules.items() if m != names[value]}
+                     for value, modules in found.items()}  # fmt: skip
+        elsewhere = {value: modules for value, modules in elsewhere.items() if modules}
+        assert not elsewhere, (
+            f"{package.name}: its words written as literals outside its vocabulary: "
+            f"{dict(sorted((v, dict(m)) for v, m in elsewhere.items()))}")
 
 
 def test_the_exceptions_are_still_needed() -> None:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 JSON = Any  # a value `json.dumps` accepts (dict, list, str, int, float, bool, None)
 S = TypeVar("S")  # a game's own state type
 A = TypeVar("A")  # a game's own typed action
+S_in = TypeVar("S_in", contravariant=True)  # a game's state, as `Audited` reads it
 
 
 class Rng(Protocol):
@@ -99,6 +100,20 @@ class Outcome:
 
     winners: tuple[str, ...]
     points: Mapping[str, int]
+
+
+def redact_event(event: Event, player: str | None) -> dict[str, JSON] | None:
+    """The common redaction of `Event`'s markers, for a game whose `redact` needs
+    no more: None when `private` leaves `player` out, `sealed` fields dropped,
+    `secret` fields null for everyone but `data["player"]` (a watcher, None, is
+    nobody's seat: it gets no private event and no secret field)."""
+    if event.private is not None and player not in event.private:
+        return None
+    out: dict[str, JSON] = {"kind": event.kind}
+    out.update((k, v) for k, v in event.data.items() if k not in event.sealed)
+    if event.secret and (player is None or event.data.get("player") != player):
+        out.update((k, None) for k in event.secret)
+    return out
 
 
 class GameError(Exception):
@@ -197,3 +212,20 @@ class Game(Protocol, Generic[S, A]):
         ...
 
     def from_json(self, raw: JSON) -> S: ...
+
+
+@runtime_checkable
+class Audited(Protocol[S_in]):
+    """What the contract suite (tests/games/contract/) asks a game besides `Game`,
+    to audit it without knowing its rules; never called by the table.
+
+    `cards(state)`: every card of the game's decks where it lies now (hands, piles,
+    stock, crib, ...), each once: the suite checks the multiset never changes
+    once the game has started. `hidden(state, player)`: the cards `player` (None: a
+    watcher) may not know in this state; the suite checks that no view of that
+    player shows one, and that an event shows one to that player only through the
+    event's own markers (`private` to them, or a `secret` field of their own)."""
+
+    def cards(self, state: S_in) -> list[str]: ...
+
+    def hidden(self, state: S_in, player: str | None) -> frozenset[str]: ...

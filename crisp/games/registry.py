@@ -11,7 +11,7 @@ DEFAULT = "crisp"
 
 # The built-in games' packages, in the order GET /api/games lists them; each
 # package exposes its `Game` as `GAME`.
-BUILTIN: tuple[str, ...] = ()
+BUILTIN: tuple[str, ...] = (DEFAULT,)
 
 _games: dict[str, Game[Any, Any]] = {}
 
@@ -30,6 +30,11 @@ def _load_builtins() -> None:
 def register(game: Game[Any, Any]) -> None:
     """Host `game` under `game.id` (replacing one of the same id)."""
     _games[game.id] = game
+
+
+def unregister(game_id: str) -> None:
+    """Host no game under `game_id` any more (a test's own game, after the test)."""
+    _games.pop(game_id, None)
 
 
 def get(game_id: str) -> Game[Any, Any]:
