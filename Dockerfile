@@ -33,14 +33,16 @@ WORKDIR /build
 RUN python -m venv --without-pip "$VIRTUAL_ENV"
 ENV PATH="$VIRTUAL_ENV/bin:$PATH"
 
-# Dependencies first, from pyproject.toml alone: this layer is rebuilt only when
-# pyproject.toml changes, not on every code change.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > requirements.txt
+# Dependencies first: the server's locked versions, every file checked against its
+# hash (requirements-runtime.lock, made by `bash .ci/lock`; docs/testing.md). This
+# layer is rebuilt only when the lock changes, not on every code change.
+COPY requirements-runtime.lock ./
 RUN --mount=type=cache,target=/root/.cache/pip \
-    pip --python "$VIRTUAL_ENV/bin/python" install -r requirements.txt
+    pip --python "$VIRTUAL_ENV/bin/python" install --require-hashes -r requirements-runtime.lock
 
-# Then the package itself (a regular, non-editable install into the venv).
+# Then the package itself (a regular, non-editable install into the venv; its
+# dependencies are all there already, which `pip check` confirms).
+COPY pyproject.toml ./
 COPY crisp ./crisp
 RUN --mount=type=cache,target=/root/.cache/pip \
     pip --python "$VIRTUAL_ENV/bin/python" install --no-deps . \
