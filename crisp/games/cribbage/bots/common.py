@@ -62,7 +62,7 @@ def give_choices(hand: Sequence[str], n_players: int) -> list[tuple[str, ...]]:
 class BaseBot:
     """The `Bot` protocol over a level's two choices."""
 
-    level = "base"
+    level: str = "base"
     calls_muggins = True
 
     def fresh(self, player: str) -> JSON:

@@ -7,11 +7,12 @@ from ...api import Rng
 from ..expect import hand_ev
 from ..items import total
 from ..pegging import score_lay
+from ..vocabulary import BotLevel
 from .common import BaseBot, View, give_choices, unseen
 
 
 class EasyBot(BaseBot):
-    level = "easy"
+    level = BotLevel.EASY
     calls_muggins = False
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from ..cards import rank, value
 from ..expect import crib_draws, crib_ev, hand_ev
 from ..items import total
 from ..pegging import fits, score_lay
+from ..vocabulary import BotLevel
 from .common import BaseBot, View, give_choices, own_crib, unseen
 
 # By rank (A..K): how likely a seat gives a card of that rank to its own (side's)
@@ -53,7 +54,7 @@ def best_reply(series: Sequence[str], rest: Sequence[str], held: int) -> float:
 
 
 class HardBot(BaseBot):
-    level = "hard"
+    level = BotLevel.HARD
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:
         hand = list(view["hand"])

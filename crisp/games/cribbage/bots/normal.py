@@ -11,6 +11,7 @@ from ..cards import rank, value
 from ..coach import choice_values
 from ..items import total
 from ..pegging import MAX_COUNT, score_lay
+from ..vocabulary import BotLevel
 from .common import BaseBot, View, own_crib, unseen
 
 
@@ -29,7 +30,7 @@ def reply_risk(card: str, count: int, rest: Sequence[str]) -> float:
 
 
 class NormalBot(BaseBot):
-    level = "normal"
+    level = BotLevel.NORMAL
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:
         hand = list(view["hand"])
