@@ -27,8 +27,12 @@ def _entry_owner(state: State, index: int) -> tuple[str, int, tuple[str, ...], b
 
 
 def begin_show(state: State, now: int, events: list[Event]) -> State:
+    """The show begins: without muggins the first hand is counted `show_ms` after
+    the last card (so the play's end can be followed); with muggins its claim opens."""
     state = replace(state, status=Status.SHOW, turn=None, show=())
-    return next_hand(state, now, events)
+    if state.options.muggins:
+        return next_hand(state, now, events)
+    return replace(state, next_at=now + scaled(SHOW_MS, state.time_scale))
 
 
 def next_hand(state: State, now: int, events: list[Event]) -> State:

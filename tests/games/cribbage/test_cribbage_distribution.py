@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement, product
 
 from crisp.games.cribbage.cards import RANKS, SUITS
@@ -43,7 +43,7 @@ def shape_of(hand: tuple[int, ...], starter: int) -> Shape:
     return classes, jacks, ids.get(starter, -1), starter == JACK
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_groups(shape: Shape) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Each group's representative suits (hand's, then starter's) and its size."""
     classes, jacks, starter_class, starter_jack = shape

@@ -129,6 +129,7 @@ def test_c5_6_after_the_play_each_hand_is_its_laid_cards() -> None:
     assert t.state.status == "show"
     assert sorted(t.view("p1")["hand"]) == sorted(["KS", "2C", "8C", "7S"])
     assert t.view("p2")["players"][0]["laid"] == ["KS", "2C", "8C", "7S"]
+    t.until_due()
     assert t.state.show[0].whose == "p2" and sorted(t.state.show[0].cards) == sorted(
         ["TH", "9H", "3H", "4H"])
 
