@@ -28,7 +28,9 @@ import zlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from redis import __version__ as redis_version
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
@@ -199,6 +201,10 @@ class RedisClusterStore(RedisStore):
     KNOWN_FOR_S = 1.0
 
     def _configure(self, url: str) -> str:
+        if not hasattr(PubSub, "ssubscribe"):  # redis-py < 8.0: no sharded pub/sub
+            raise RuntimeError(
+                "a Redis Cluster store (redis+cluster://) needs redis-py 8.0 or newer, for "
+                f"sharded pub/sub; this is redis-py {redis_version}")
         url, self._shard_count = split_cluster_url(url)
         self._init_lock = asyncio.Lock()
         self._initialized = False
