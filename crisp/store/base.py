@@ -259,9 +259,11 @@ def spend_at(
     a full bucket."""
     interval = 1000.0 / per_s
     capacity = burst * interval
-    new = max(tat_ms, now_ms) + cost * interval
-    new = max(new, now_ms)
-    debt = new - now_ms
+    # The debt is what is owed ahead of now plus the cost, never `(tat + cost) - now`:
+    # with a full bucket (tat == now) that sum rounds at some readings of the clock, and
+    # a bucket of `burst` refused a spend of `burst` by a hair (issue 34: the first
+    # flood counted as a second one).
+    debt = max(max(tat_ms - now_ms, 0.0) + cost * interval, 0.0)
     if debt > capacity and not force:
         return None, (debt - capacity) / 1000.0
-    return min(new, now_ms + max(capacity, MAX_DEBT_S * 1000.0)), 0.0
+    return now_ms + min(debt, max(capacity, MAX_DEBT_S * 1000.0)), 0.0

@@ -159,25 +159,26 @@ return redis.call('ZCARD', KEYS[1])
 
 
 # KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms.
-# The same arithmetic as base.spend_at, on the Redis clock (shared by every process).
+# The same arithmetic as base.spend_at, on the Redis clock (shared by every process):
+# the debt is reckoned from now, never as (tat + cost) - now, which rounds (issue 34).
 # Returns the wait in ms as a string ('0': spent): Redis truncates Lua numbers.
 SPEND = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local new = tat + tonumber(ARGV[3]) * tonumber(ARGV[1])
-if new < now then new = now end
+local ahead = tonumber(redis.call('GET', KEYS[1]) or '0') - now
+if ahead < 0 then ahead = 0 end
+local debt = ahead + tonumber(ARGV[3]) * tonumber(ARGV[1])
+if debt < 0 then debt = 0 end
 local capacity = tonumber(ARGV[2])
-if new - now > capacity and ARGV[4] ~= '1' then
-  return tostring(new - now - capacity)
+if debt > capacity and ARGV[4] ~= '1' then
+  return tostring(debt - capacity)
 end
 local most = math.max(capacity, tonumber(ARGV[5]))
-if new - now > most then new = now + most end
-if new - now < 1 then
+if debt > most then debt = most end
+if debt < 1 then
   redis.call('DEL', KEYS[1])
 else
-  redis.call('SET', KEYS[1], string.format('%.3f', new), 'PX', math.ceil(new - now))
+  redis.call('SET', KEYS[1], string.format('%.3f', now + debt), 'PX', math.ceil(debt))
 end
 return '0'
 """
