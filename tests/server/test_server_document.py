@@ -37,6 +37,7 @@ def _samples(doc: RoomDoc) -> dict[str, Any]:
         "watchers": doc.watchers | {"w4tch3r"},  # R18.1
         "record": RecordMeta(game=2, base=3, end=5, spans=(Span(1, 3, 2, 900, 40, False),),
                              dropped=(), live=True),  # R18.2
+        "game": "another",  # v2: never changed by the server, but kept as written
     }
 
 

@@ -39,6 +39,7 @@ async def test_create_room_gives_code_player_and_token(server: ThreadServer) -> 
         room = (await c.get(f"/api/rooms/{body['code']}")).json()
     assert room == {
         "code": body["code"],
+        "game": "crisp",  # v2
         "status": "lobby",
         "options": {"limit": 100, "draw_seconds": None, "discard_draw": False,
                     "watchers": True},  # R18.1

@@ -272,6 +272,7 @@ def test_the_summary_is_its_own_projection() -> None:
     summary = room_summary("K7QX", doc.state, now=0)
     assert summary == {
         "code": "K7QX",
+        "game": "crisp",  # v2
         "status": "lobby",
         "options": {"limit": 100, "draw_seconds": None, "discard_draw": False,
                     "watchers": True},  # R18.1

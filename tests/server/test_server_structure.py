@@ -19,14 +19,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "sockets": {"rooms", "edge", "ops", "wire", "context"},
     "http": {"sockets", "rooms", "edge", "ops", "wire", "context"},
 }
-# and what each may import of the rest of crisp
+# and what each may import of the rest of crisp (`games`: the game interface and the
+# registry, issue 35; a game imports nothing of the server)
 MAY_IMPORT_CRISP: dict[str, set[str]] = {
-    "wire": {"engine", "store"},
-    "ops": {"engine", "store"},
-    "edge": {"engine", "store"},
-    "rooms": {"engine", "store", "bots"},
-    "sockets": {"engine", "store", "bots"},
-    "http": {"engine", "store", "bots"},
+    "wire": {"engine", "store", "games"},
+    "ops": {"engine", "store", "games"},
+    "edge": {"engine", "store", "games"},
+    "rooms": {"engine", "store", "bots", "games"},
+    "sockets": {"engine", "store", "bots", "games"},
+    "http": {"engine", "store", "bots", "games"},
 }
 
 

@@ -19,6 +19,7 @@ from crisp.server.edge.clients import client_of
 from crisp.server.edge.limits import Kind
 from crisp.server.edge.names import clean_name
 from crisp.server.edge.origin import origin_allowed
+from crisp.server.http.games import game_named
 from crisp.server.rooms.codes import normalize_code
 from crisp.server.rooms.service import SeatCredentials
 from crisp.server.wire.failures import ApiError, RoomNotFound, error_response
@@ -78,22 +79,32 @@ def _room_code(raw: str) -> str:
     return room_code
 
 
+def _is_deck(deck: Any) -> bool:
+    return (isinstance(deck, list) and len(deck) == 52
+            and all(isinstance(c, str) and _CARD.match(c) for c in deck) and len(set(deck)) == 52)
+
+
 def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, int | None]:
+    """The test deck and dealer of a new room (test hooks only). `decks` (v2: one
+    deck per hand, in order) is read as Crisp's `deck` when it holds one deck:
+    Crisp takes a test deck for its first round only."""
     deck = body.get("deck")
     dealer = body.get("dealer")
-    if "deck" not in body and "dealer" not in body:
+    if "deck" not in body and "dealer" not in body and "decks" not in body:
         return None, None
     if not enabled:
         raise ApiError(
             422, ServerErrorCode.TEST_HOOKS_OFF,
-            "deck and dealer are only accepted with CRISP_TEST_HOOKS=1",
+            "deck, decks and dealer are only accepted with CRISP_TEST_HOOKS=1",
         )
-    if deck is not None and (
-        not isinstance(deck, list)
-        or len(deck) != 52
-        or not all(isinstance(c, str) and _CARD.match(c) for c in deck)
-        or len(set(deck)) != 52
-    ):
+    if "decks" in body:
+        decks = body["decks"]
+        if deck is not None or not isinstance(decks, list) or len(decks) != 1:
+            raise ApiError(422, ServerErrorCode.BAD_DECK,
+                           "decks must be a list of one deck here (Crisp's first round), "
+                           "and not given with deck")
+        deck = decks[0]
+    if deck is not None and not _is_deck(deck):
         raise ApiError(422, ServerErrorCode.BAD_DECK, "deck must be 52 distinct cards like \"TD\"")
     if dealer is not None and (
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < MAX_SEATS
@@ -106,16 +117,18 @@ def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, 
 async def create_room(
     request: Request, body: Annotated[dict[str, Any], Body()]
 ) -> JSONResponse:
-    """Create a room; the creator is the host (p1). Test hooks: `deck`, `dealer`.
+    """Create a room of `game` (v2; default Crisp, 422 `unknown_game` for a game not
+    hosted); the creator is the host (p1). Test hooks: `deck`, `decks`, `dealer`.
     503 `too_many_rooms` at the server's cap of rooms; spends one of the client's
     room creations (429 when none is left)."""
     ctx = _ctx(request)
     name = _name(body)
+    game = game_named(body)
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
     await ctx.room_cap.check()
     await ctx.limits.spend(Kind.ROOMS, client_of(request.scope))
     try:
-        credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer)
+        credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer, game=game)
     except (IllegalAction, ValueError) as exc:  # a test deck or dealer the engine refuses
         message = str(getattr(exc, "message", exc))
         raise ApiError(422, ServerErrorCode.BAD_REQUEST, message) from exc

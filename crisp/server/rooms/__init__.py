@@ -10,6 +10,6 @@
 - `computer_seats` the seats the computer plays (R17); `look_ledger` owed looks
   (R16.3); `seat_moves` moving a seat to another device with a one-time code (R18.5).
 
-May import: `crisp.engine`, `crisp.bots`, `crisp.store`, `crisp.server.wire`,
+May import: `crisp.engine`, `crisp.bots`, `crisp.store`, `crisp.games`, `crisp.server.wire`,
 `crisp.server.ops`, `crisp.server.edge`. Never sockets or HTTP.
 """

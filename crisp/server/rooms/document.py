@@ -1,7 +1,8 @@
 """The room document kept in the store, and the message published on each change.
 
 Document (JSON text):
-    {"v": 1, "code": "K7QX", "created_ms": ..., "state": <engine State.to_json()>,
+    {"v": 1, "code": "K7QX", "game": "crisp", "created_ms": ...,
+     "state": <engine State.to_json()>,
      "seats": {player_id: sha256(token) hex},
      "conns": {player_id: {"id": connection id, "n": connection number}},
      "locked": true, "seq": 7,
@@ -9,6 +10,8 @@ Document (JSON text):
      "computer": {player_id: {"memory": ..., "plan": {"need": ..., "at": ms | null} | null}},
      "saves": [save id, ...], "watchers": [connection id, ...], "record": {...}}
 
+`game` is the room's game (crisp.games.registry; v2), which never changes; a
+document stored before games were named has none and is Crisp's.
 `seats` holds each seat's token hash (`RoomDoc.token_hashes`); `v` is
 `DOC_VERSION`, and a document of another version is refused with
 `UnknownDocVersion` rather than misread.
@@ -59,6 +62,7 @@ from typing import Any
 import orjson
 
 from crisp.engine import Event, State
+from crisp.games.registry import DEFAULT
 from crisp.server.rooms.computer_seats import Computer, ComputerSeat
 from crisp.server.rooms.round_record import RecordMeta
 from crisp.server.wire.projection import Shared
@@ -106,6 +110,7 @@ class RoomDoc:
     saves: tuple[str, ...] = ()  # ids of the last saves, newest first (changes.py)
     watchers: frozenset[str] = frozenset()  # R18.1: the connection ids watching now
     record: RecordMeta = field(default_factory=RecordMeta)  # R18.2: round_record.py
+    game: str = DEFAULT  # v2: the room's game, for good (absent in older documents: Crisp)
 
     def dumps(self, state_json: orjson.Fragment | None = None) -> str:
         """Serialize for the store (`state_json`: the state's JSON, if made already)."""
@@ -113,6 +118,7 @@ class RoomDoc:
             {
                 "v": DOC_VERSION,
                 "code": self.room_code,
+                "game": self.game,
                 "created_ms": self.created_ms,
                 "state": _state_json(self.state) if state_json is None else state_json,
                 "seats": self.token_hashes,
@@ -152,6 +158,7 @@ class RoomDoc:
             saves=tuple(data.get("saves", ())),
             watchers=frozenset(data.get("watchers", ())),
             record=RecordMeta.from_json(data.get("record")),
+            game=str(data.get("game", DEFAULT)),
         )
 
     def next_conn(self, pid: str, conn_id: str) -> RoomDoc:

@@ -20,6 +20,7 @@ from crisp.engine import Action, ErrorCode, Event, IllegalAction, State
 from crisp.engine import actions as engine_actions
 from crisp.engine.clock import at_moment
 from crisp.engine.vocabulary import LOBBY
+from crisp.games.registry import DEFAULT
 from crisp.server.edge.names import name_key
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.ops.logs import fields
@@ -63,13 +64,15 @@ class SeatCredentials:
 
 
 def room_summary(
-    room_code: str, state: State, now: int, locked: bool = False, watchers: int = 0
+    room_code: str, state: State, now: int, locked: bool = False, watchers: int = 0,
+    game: str = DEFAULT,
 ) -> dict[str, Any]:
-    """The public facts about a room (GET /api/rooms/{code}): its status at `now`,
-    options, players, whether its lobby is locked and how many watch (R18.1); never
-    a card, a token or anything of a view."""
+    """The public facts about a room (GET /api/rooms/{code}): its game (v2), its
+    status at `now`, options, players, whether its lobby is locked and how many
+    watch (R18.1); never a card, a token or anything of a view."""
     return {
         "code": room_code,
+        "game": game,
         "status": at_moment(state, now).status,
         "options": state.options.to_json(),
         "players": [
@@ -130,14 +133,15 @@ class Rooms:
         if doc is None:
             raise RoomNotFound(room_code)
         return room_summary(room_code, doc.state, self.clock.now_ms(), doc.locked,
-                            len(doc.watchers))
+                            len(doc.watchers), doc.game)
 
     # ---- creating and joining ----
 
     async def create(
-        self, name: str, *, deck: list[str] | None = None, dealer: int | None = None
+        self, name: str, *, deck: list[str] | None = None, dealer: int | None = None,
+        game: str = DEFAULT,
     ) -> SeatCredentials:
-        """A new room in the lobby with the creator as host p1."""
+        """A new room of `game` (http/games.py) in the lobby, its creator host p1."""
         state = engine.new_table(
             name,
             options=None,
@@ -152,7 +156,7 @@ class Rooms:
             room_code = new_code()
             doc = RoomDoc(
                 room_code=room_code, state=state, token_hashes={host: hash_token(token)},
-                created_ms=self.clock.now_ms(),
+                created_ms=self.clock.now_ms(), game=game,
             )
             if await self.store.create(room_code, doc.dumps(),
                                        room_deadline(doc, self.unopened_ms)):

@@ -9,5 +9,6 @@
 - `failures` the one table of how each failure is answered, over HTTP and sockets;
 - `schema` the JSON Schema at `GET /api/protocol.json`.
 
-May import: `crisp.engine`, `crisp.store` (its exceptions). Nothing else of the server.
+May import: `crisp.engine`, `crisp.store` (its exceptions), `crisp.games` (the
+game interface and registry). Nothing else of the server.
 """

@@ -102,6 +102,7 @@ class HistoryEntry(_Server):
 class View(_Server):
     """The whole table as one player may see it (protocol.md, "The view")."""
 
+    game: str  # v2: the room's game ("crisp")
     code: str
     version: int  # v1.1: the room's version
     status: StatusName

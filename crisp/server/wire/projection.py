@@ -32,6 +32,7 @@ from crisp import engine
 from crisp.engine import Event, State
 from crisp.engine.clock import at_moment
 from crisp.engine.view import seat_fields
+from crisp.games.registry import DEFAULT as CRISP
 from crisp.server.wire.vocabulary import MessageType
 
 SHARE_MS = 20
@@ -56,8 +57,11 @@ def dumps(data: Any) -> str:
 
 
 def room_fields(view: dict[str, Any], room_code: str, locked: bool, watchers: int) -> None:
-    """What the server adds to the engine's view, the same for every viewer: `code`,
-    `locked`, `watchers` (R18.1) and each `history` entry's `replay` (R18.2)."""
+    """What the server adds to the engine's view, the same for every viewer: `game`
+    (v2: this projection is Crisp's, `engine.view_for`, so its rooms are the default
+    game's), `code`, `locked`, `watchers` (R18.1) and each `history` entry's `replay`
+    (R18.2)."""
+    view["game"] = CRISP
     view["code"] = room_code
     view["locked"] = locked
     view["watchers"] = watchers

@@ -62,6 +62,7 @@ class ServerErrorCode(StrEnum):
     NAME_TAKEN = "name_taken"  # 409: another player of the room has this name
     ROOM_LOCKED = "room_locked"  # 409: the host locked the room (a kick locks it)
     BAD_DECK = "bad_deck"
+    UNKNOWN_GAME = "unknown_game"  # v2: 422, POST /api/rooms with a game not listed
     BAD_DEALER = "bad_dealer"
     TEST_HOOKS_OFF = "test_hooks_off"
     NOT_FOUND = "not_found"
