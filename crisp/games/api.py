@@ -116,6 +116,21 @@ def redact_event(event: Event, player: str | None) -> dict[str, JSON] | None:
     return out
 
 
+def options_of(game: Game[Any, Any], given: Mapping[str, JSON]) -> dict[str, JSON]:
+    """`game`'s options: its defaults with `given` over them. A name the game does
+    not list, or a value that is not one of its choices (compared with its type:
+    `1` is not `true`), is `BadMessage` (protocol v2: options are the game's own)."""
+    out = {name: option.default for name, option in game.options.items()}
+    for name, value in given.items():
+        option = game.options.get(name)
+        if option is None:
+            raise BadMessage(f"{game.id} has no option {name!r}")
+        if not any(type(value) is type(c) and value == c for c in option.choices):
+            raise BadMessage(f"{name} must be one of {list(option.choices)}")
+        out[name] = value
+    return out
+
+
 class GameError(Exception):
     """A refused message: `code` is a protocol.md error code (`bad_message`,
     `not_your_turn`, `wrong_phase`, `illegal`, ...), `rule` the rule id that

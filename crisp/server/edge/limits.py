@@ -43,6 +43,7 @@ class Kind(StrEnum):
     ROOMS = "rooms"
     JOINS = "joins"
     LOOKUPS = "lookups"
+    REPLAYS = "replays"  # reads of a round's replay (R18.2), found or not
 
 
 def _keys(kind: Kind, client: str) -> list[tuple[str, int]]:
@@ -65,6 +66,7 @@ class Limits:
             Kind.ROOMS: settings.limit_rooms if on else None,
             Kind.JOINS: settings.limit_joins if on else None,
             Kind.LOOKUPS: settings.limit_lookups if on else None,
+            Kind.REPLAYS: settings.limit_replays if on else None,
         }
         self.hellos = settings.limit_hellos
 

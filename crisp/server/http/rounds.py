@@ -9,7 +9,9 @@ round this game has not reached, or whose record was not kept (too long, or
 trimmed to keep the game's records bounded: rooms/round_record.py); 409
 `round_in_play` while round `n` is dealt and not over (nothing of its record is
 shown before its reveal). 404 `no_room` for a code that names no room (it spends
-one of the client's look-ups, like any code that names no room).
+one of the client's look-ups, like any code that names no room). Every read spends
+one of the client's replay reads first (`CRISP_LIMIT_REPLAYS`; 429 `rate_limited`
+once they are spent): a replay is built from the room's log, the dearest read.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from fastapi.responses import JSONResponse
 
 from crisp.engine import PEEK, PLAYING
 from crisp.server.edge.clients import client_of
+from crisp.server.edge.limits import Kind
 from crisp.server.http.api import _ctx
 from crisp.server.rooms.codes import normalize_code, player_of_token
 from crisp.server.rooms.document import RoomDoc
@@ -35,6 +38,7 @@ router = APIRouter()
 async def get_round(request: Request, code: str, n: int) -> JSONResponse:
     """Round `n`'s replay, once it is over (see the module docstring)."""
     ctx = _ctx(request)
+    await ctx.limits.spend(Kind.REPLAYS, client_of(request.scope))
     room_code = normalize_code(code)
     for _ in range(READ_TRIES):
         doc = await _room(request, room_code)

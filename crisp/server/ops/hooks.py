@@ -59,7 +59,7 @@ class ServerHooks:
         computer player or an away seat (R17.1, R17.2, R17.5), and saved it."""
 
     def limited(self, budget: str) -> None:
-        """A client was refused for a spent budget (`rooms`, `joins`, `lookups`,
+        """A client was refused for a spent budget (`rooms`, `joins`, `lookups`, `replays`,
         `hellos`; `messages` for a socket's messages; `connections` for a connection
         over a cap)."""
 

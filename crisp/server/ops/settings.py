@@ -117,6 +117,10 @@ class Settings(BaseSettings):
         default=Budget(10, 300),
         description="look-ups of room codes that do not exist (GET, join, hello), per client",
     )
+    limit_replays: BudgetSetting = Field(
+        default=Budget(60, 60),
+        description="reads of round replays (GET /api/rooms/{code}/rounds/{n}), per client",
+    )
     limit_hellos: BudgetSetting = Field(
         default=Budget(10, 60), description="hellos (reconnects) of one seat"
     )

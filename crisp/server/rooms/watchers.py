@@ -10,7 +10,9 @@ a change of the table: the state's version does not move and nothing is publishe
 A watcher's socket holds a presence lease like a seat's (`Lease(code,
 WATCHER_SEAT, connection id)`, rooms/leases.py), so the watchers of a process that
 died are taken off the count once their leases run out (`expire`), by whichever
-process claims them.
+process claims them. A graceful stop takes its watchers off the count at once
+(sockets/watcher.py): they have no presence to keep, and come back as new
+connections.
 """
 
 from __future__ import annotations

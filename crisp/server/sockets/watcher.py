@@ -18,6 +18,7 @@ socket here. A watcher:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 
@@ -39,6 +40,7 @@ from crisp.store import StoreUnavailable
 log = logging.getLogger("crisp.server.sockets.watcher")
 
 HARD_MAX_BYTES = 65536  # as for a seat: frames above this close the socket with 1009
+UNWATCH_S = 2.0  # at most this long to uncount a watcher whose socket ended (real time)
 
 
 async def serve_watcher(
@@ -155,12 +157,12 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
     if conn.close_code is None and conn.peer_close_code == CloseCode.RESTART:
         conn.end_reason = EndReason.SHUTDOWN
     ctx.hooks.ws_closed(conn.room_code, WATCHER_SEAT, conn.final_close_code)
-    if conn.end_reason == EndReason.SHUTDOWN:
-        ctx.presence.forget(conn)  # uncounted once its lease runs out (leases.py)
-    else:
-        with contextlib.suppress(Exception):
-            await unwatch(ctx.rooms, conn.room_code, conn.id)
-        await ctx.presence.release(conn)
+    # Uncounted now, at a graceful stop too: a watcher has no presence to keep (a
+    # seat's lease gets a restart grace, leases.py), and when it comes back it is a
+    # new connection, counted again: the count shows only the watchers there now.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(unwatch(ctx.rooms, conn.room_code, conn.id), UNWATCH_S)
+    await ctx.presence.release(conn)
     log.info(
         "room %s: a watcher's socket closed (code %s)", conn.room_code, conn.final_close_code,
         extra=fields(conn.room_code, "ws_closed", player=WATCHER_SEAT, socket=conn.id,

@@ -5,12 +5,13 @@ What `play` audits at every change is listed in audit.py."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from crisp.games import registry
-from crisp.games.api import BadMessage, Ctx, Game, GameError, Setup
+from crisp.games.api import BadMessage, Ctx, Game, GameError, Setup, options_of
 from tests.games.contract import highcard
 from tests.games.contract.audit import SEED_BASE, play
 from tests.games.contract.conftest import contract_games
@@ -56,8 +57,27 @@ def test_the_game_describes_itself(game: Game[Any, Any]) -> None:
 
 
 @pytest.mark.parametrize("game", BY_ID)
+def test_options_are_the_games_own(game: Game[Any, Any]) -> None:
+    """What the table takes from a host (`options_of`): the game's names and choices only."""
+    defaults = {name: opt.default for name, opt in game.options.items()}
+    assert options_of(game, {}) == defaults
+    for name, option in game.options.items():
+        for choice in option.choices:
+            assert options_of(game, {name: choice})[name] == choice
+        for wrong in ("surely not", 10**9, [option.default]):
+            with pytest.raises(BadMessage):
+                options_of(game, {name: wrong})
+    with pytest.raises(BadMessage):
+        options_of(game, {"no_such_option": 1})
+    for name, option in game.options.items():  # every choice starts a game
+        for choice in option.choices:
+            players = [f"p{i + 1}" for i in range(game.seats.min)]
+            game.start(players, {**defaults, name: choice}, Setup(), Ctx(1_000,
+                       random.Random(SEED_BASE)))
+
+
+@pytest.mark.parametrize("game", BY_ID)
 def test_a_refused_message_changes_nothing(game: Game[Any, Any]) -> None:
-    import random
     rng = random.Random(SEED_BASE)
     players = [f"p{i + 1}" for i in range(game.seats.min)]
     opts = {name: opt.default for name, opt in game.options.items()}
@@ -77,7 +97,6 @@ def test_a_refused_message_changes_nothing(game: Game[Any, Any]) -> None:
 
 def _first_moves(game: Game[Any, Any], state: Any, players: list[str]) -> list[Any]:
     """What each waited-for player's bot would send first (a well-formed message)."""
-    import random
     out = []
     for p in game.to_act(state, 1_000):
         bot = game.bot(game.bot_levels[0])

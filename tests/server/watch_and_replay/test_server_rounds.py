@@ -208,3 +208,24 @@ async def test_r18_2_the_log_expires_with_its_room(
     finally:
         await r.aclose()
     await close_all([ana, ben])
+
+
+async def test_r18_2_replay_reads_spend_a_budget_of_their_own(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    """Every read of a replay, found or not, spends one of the client's replay reads
+    (CRISP_LIMIT_REPLAYS); once they are spent: 429 `rate_limited`, Retry-After."""
+    server = make_server(http_limits="on", limit_replays="3/1h")
+    code, players = await table(server, 2)
+    await start_game(players)
+    async with server.http() as c:
+        statuses = [(await c.get(f"/api/rooms/{code}/rounds/{n}")).status_code
+                    for n in (1, 2, 1)]
+        assert statuses == [409, 404, 409]  # round 1 in play; no round 2
+        r = await c.get(f"/api/rooms/{code}/rounds/1")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert int(r.headers["retry-after"]) > 0
+        r = await c.get("/api/rooms/ZZZZZZZZ/rounds/1")  # a code of no room: spent as well
+        assert r.status_code == 429
+        assert (await c.get(f"/api/rooms/{code}")).status_code == 200  # other reads go on
+    await close_all(players)

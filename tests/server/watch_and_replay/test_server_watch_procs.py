@@ -1,12 +1,15 @@
 """Watchers across processes (R18.1): two `crisp serve` on one Redis, the players on
 one, the watchers on the other. The watcher's frames hold no hidden card (the truth:
 a known deck, then the round's record), the count reaches the players of the other
-process, turning watching off closes a watcher held by the other process, and the
+process, turning watching off closes a watcher held by the other process, the
 watchers of a process that was SIGKILLed stop counting once their presence leases
-run out (R17.3's leases, rooms/leases.py)."""
+run out (R17.3's leases, rooms/leases.py), and after a graceful restart only the
+watchers connected now are counted."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from collections.abc import Callable
 
 import pytest
@@ -70,3 +73,27 @@ async def test_r18_1_watching_off_closes_a_watcher_on_another_process(
     async with a.http() as c:
         assert (await c.get(f"/api/rooms/{code}")).json()["watchers"] == 0
     await close_all([ana])
+
+
+async def test_r18_1_after_a_graceful_restart_only_the_watchers_there_now_count(
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
+) -> None:
+    """SIGTERM: the seats keep their presence for the restart (a lease grace), but the
+    watchers are uncounted at once; each comes back as a new connection."""
+    a = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    code, pid, token = await create_room(a, "Ana")
+    ana = await Player.join(a, code, pid, token)
+    eve, sam = await Player.watch(a, code), await Player.watch(a, code)
+    assert sam.view["watchers"] == 2
+    assert a.proc is not None
+    a.proc.send_signal(signal.SIGTERM)
+    assert await eve.wait_closed() == 1012 and await sam.wait_closed() == 1012
+    await asyncio.to_thread(a.proc.wait, 10)
+    b = spawn_crisp(CRISP_REDIS_URL=redis_url)
+    async with b.http() as c:
+        room = (await c.get(f"/api/rooms/{code}")).json()
+    assert room["watchers"] == 0
+    assert room["players"][0]["connected"] is True  # the seat's restart grace (R17.3)
+    eve = await Player.watch(b, code)
+    assert eve.view["watchers"] == 1
+    await close_all([ana, eve, sam])
