@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from crisp.server.edge.transport import WS_PROTOCOL, EdgeHttpProtocol, raise_file_limit
 from crisp.server.ops.logs import log_config, uvicorn_level
 from crisp.server.ops.settings import Settings, describe_error
-from crisp.server.sockets.endpoint import HARD_MAX_BYTES
+from crisp.server.sockets.reading import HARD_MAX_BYTES
 
 APP_FACTORY = "crisp.server.app:serve_app"
 # After SIGTERM, time for requests and socket handlers in progress before uvicorn

@@ -37,6 +37,7 @@ from crisp.server.rooms.look_ledger import LookLedger
 from crisp.server.sockets import lag
 from crisp.server.sockets.connection import Connection
 from crisp.server.sockets.hello import WATCHER_SEAT, hello_token, seat_of, serve_watcher
+from crisp.server.sockets.reading import read_messages
 from crisp.server.wire.client import Hello, Lock, parse_client
 from crisp.server.wire.failures import (
     SOCKET_INTERNAL,
@@ -52,9 +53,6 @@ from crisp.server.wire.vocabulary import CloseCode, EndReason, MessageType, Refu
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
 log = logging.getLogger("crisp.server.sockets.endpoint")
-
-HARD_MAX_BYTES = 65536  # frames above this are closed with 1009 (uvicorn ws_max_size too)
-
 
 async def websocket_endpoint(ws: WebSocket, code: str) -> None:
     """Serve one client socket for the room whose code is in the path."""
@@ -242,44 +240,21 @@ async def _take_seat(conn: Connection, ctx: ServerContext, token: str) -> bool:
 
 
 async def _serve(conn: Connection, ctx: ServerContext, client: str) -> None:
-    """Read client messages until the socket closes. The rate limits are the seat's
-    and the client address's (`ctx.sockets`), not this socket's: reconnecting does
-    not refill them."""
-    settings = ctx.settings
-    while not conn.closing:
-        msg = await conn.ws.receive()
-        received = time.perf_counter()
-        if msg["type"] == "websocket.disconnect":
-            conn.peer_close_code = int(msg.get("code") or CloseCode.NO_STATUS)
-            return
-        text = msg.get("text")
-        if text is None:
-            size = len(msg.get("bytes") or b"")
-        else:
-            size = len(text) if text.isascii() else len(text.encode("utf-8"))
-        if size > HARD_MAX_BYTES:
-            conn.close(CloseCode.TOO_BIG, "message too big", EndReason.TOO_BIG)
-            return
-        verdict = ctx.sockets.check(conn.room_code, conn.player_id, client)
-        if verdict == "close":
-            ctx.hooks.error_sent(ServerErrorCode.RATE_LIMITED)
-            ctx.hooks.limited("messages")
-            with contextlib.suppress(StoreUnavailable):  # before the close: a reconnect sees it
-                await ctx.limits.flooded(conn.room_code, conn.player_id)
-            conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
-            return
-        if verdict == "limited":
-            _error(conn, ctx, ServerErrorCode.RATE_LIMITED, "slow down: too many messages")
-            continue
-        if size > settings.max_message_bytes:
-            limit = settings.max_message_bytes
-            _error(conn, ctx, ServerErrorCode.TOO_LARGE, f"messages are limited to {limit} bytes")
-            continue
-        if text is None:
-            _error(conn, ctx, ErrorCode.BAD_MESSAGE,
-                   "binary frames are not accepted; send JSON text")
-            continue
+    """Read client messages until the socket closes (reading.py, the one read loop).
+    The rate limits are the seat's and the client address's (`ctx.sockets`), not
+    this socket's: reconnecting does not refill them."""
+
+    async def handle(text: str, received: float) -> None:
         await _handle_text(conn, ctx, text, received)
+
+    def error(error_code: str, message: str) -> None:
+        _error(conn, ctx, error_code, message)
+
+    async def flooded() -> None:
+        with contextlib.suppress(StoreUnavailable):  # before the close: a reconnect sees it
+            await ctx.limits.flooded(conn.room_code, conn.player_id)
+
+    await read_messages(conn, ctx, client, conn.player_id, handle, error, flooded)
 
 
 def _error(

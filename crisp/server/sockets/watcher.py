@@ -32,6 +32,7 @@ from crisp.server.ops.logs import fields
 from crisp.server.rooms.watchers import WATCHER_SEAT, WatchRefused, unwatch, watch
 from crisp.server.sockets import lag
 from crisp.server.sockets.connection import Connection
+from crisp.server.sockets.reading import read_messages
 from crisp.server.wire.client import Hello, parse_client
 from crisp.server.wire.failures import RoomBusy, RoomNotFound
 from crisp.server.wire.vocabulary import CloseCode, EndReason, Refusal, ServerErrorCode
@@ -39,7 +40,6 @@ from crisp.store import StoreUnavailable
 
 log = logging.getLogger("crisp.server.sockets.watcher")
 
-HARD_MAX_BYTES = 65536  # as for a seat: frames above this close the socket with 1009
 UNWATCH_S = 2.0  # at most this long to uncount a watcher whose socket ended (real time)
 
 
@@ -94,31 +94,16 @@ async def _take_place(conn: Connection, ctx: ServerContext) -> bool:
 
 
 async def _serve(conn: Connection, ctx: ServerContext, client: str) -> None:
-    """Read what the watcher sends and refuse it (R18.1): it may not act."""
-    rate_key = f"{WATCHER_SEAT}:{conn.id}"  # its own bucket; the client's is shared
-    while not conn.closing:
-        msg = await conn.ws.receive()
-        if msg["type"] == "websocket.disconnect":
-            conn.peer_close_code = int(msg.get("code") or CloseCode.NO_STATUS)
-            return
-        text = msg.get("text")
-        size = len(msg.get("bytes") or b"") if text is None else len(text.encode("utf-8"))
-        if size > HARD_MAX_BYTES:
-            conn.close(CloseCode.TOO_BIG, "message too big", EndReason.TOO_BIG)
-            return
-        verdict = ctx.sockets.check(conn.room_code, rate_key, client)
-        if verdict == "close":
-            ctx.hooks.error_sent(ServerErrorCode.RATE_LIMITED)
-            ctx.hooks.limited("messages")
-            conn.close(CloseCode.RATE, "too many messages", EndReason.RATE)
-            return
-        if verdict == "limited":
-            _error(conn, ctx, ServerErrorCode.RATE_LIMITED, "slow down: too many messages")
-        elif size > ctx.settings.max_message_bytes:
-            limit = ctx.settings.max_message_bytes
-            _error(conn, ctx, ServerErrorCode.TOO_LARGE, f"messages are limited to {limit} bytes")
-        else:
-            _answer(conn, ctx, text)
+    """Read what the watcher sends and refuse it (R18.1): it may not act. The loop is
+    a seat's (reading.py); the rate bucket is the watcher's own, the client's shared."""
+
+    async def handle(text: str, received: float) -> None:
+        _answer(conn, ctx, text)
+
+    def error(error_code: str, message: str) -> None:
+        _error(conn, ctx, error_code, message)
+
+    await read_messages(conn, ctx, client, f"{WATCHER_SEAT}:{conn.id}", handle, error)
 
 
 def _answer(conn: Connection, ctx: ServerContext, text: str | None) -> None:
