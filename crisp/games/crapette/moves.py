@@ -22,7 +22,7 @@ from .board import (
     Move,
     top,
 )
-from .cards import fits_foundation, fits_loading, fits_tableau
+from .cards import COLOUR, RANK, UNKNOWN, fits_foundation, fits_loading, fits_tableau
 
 OWN_SOURCES = (CRAPETTE, TURNED)
 OPP_SOURCES = (OPP_CRAPETTE, OPP_WASTE)
@@ -50,37 +50,53 @@ def source_card(board: Board, pile: int) -> int:
 
 
 def legal_moves(board: Board) -> list[Move]:
-    """Every move the mover may make now (K4.1-K4.5, the obligation of K4.3)."""
+    """Every move the mover may make now (K4.1-K4.5, the obligation of K4.3), the
+    same as every move `refusal` lets pass (written for speed: the fault finder and
+    the bots call it thousands of times a turn)."""
     m = board.mover
     tableau = board.tableau
-    found = board.foundations
-    out: list[Move] = []
-    must = obliged(board)
+    up: dict[int, list[int]] = {}  # card -> the foundations it may go on (K4.2)
+    empty_f: list[int] = []
+    for f, t in enumerate(board.foundations):
+        if t < 0:
+            empty_f.append(FOUNDATION + f)
+        elif RANK[t] < 12:
+            up.setdefault(t + 1, []).append(FOUNDATION + f)
+    tops = [p[-1] if p else -1 for p in tableau]
+    empty_t = [TABLEAU + j for j, t in enumerate(tops) if t < 0]
+    onto: dict[tuple[int, int], list[int]] = {}  # (rank, colour) -> piles taking it (K4.3)
+    for j, t in enumerate(tops):
+        if t >= 0:
+            onto.setdefault((RANK[t] - 1, 1 - COLOUR[t]), []).append(TABLEAU + j)
+    must = bool(board.crapette[m]) and bool(empty_t)
     opp_c = top(board.crapette[1 - m])
     opp_w = top(board.waste[1 - m])
     sources = [(CRAPETTE, top(board.crapette[m])), (TURNED, board.turned)]
-    sources += [(TABLEAU + i, p[-1]) for i, p in enumerate(tableau) if p]
+    sources += [(TABLEAU + j, t) for j, t in enumerate(tops) if t >= 0]
+    out: list[Move] = []
     for src, card in sources:
-        if card < 0:
+        if card < 0 or card == UNKNOWN:
             continue
-        for f in range(8):
-            if fits_foundation(card, found[f]):
-                out.append((src, FOUNDATION + f))
+        fs = empty_f if RANK[card] == 0 else up.get(card)
+        if fs:
+            out.extend((src, f) for f in fs)
         if must:
             if src == CRAPETTE:
-                out.extend((src, TABLEAU + j) for j in range(8) if not tableau[j])
+                out.extend((src, d) for d in empty_t)
             continue
-        for j in range(8):
-            if TABLEAU + j != src and fits_tableau(card, top(tableau[j])):
-                out.append((src, TABLEAU + j))
+        piles = onto.get((RANK[card], COLOUR[card]))
+        if piles:
+            out.extend((src, d) for d in piles if d != src)
+        out.extend((src, d) for d in empty_t if d != src)
         if fits_loading(card, opp_c):
             out.append((src, OPP_CRAPETTE))
         if fits_loading(card, opp_w):
             out.append((src, OPP_WASTE))
     for src, card in ((OPP_CRAPETTE, opp_c), (OPP_WASTE, opp_w)):
-        if card >= 0:
-            out.extend((src, FOUNDATION + f) for f in range(8)
-                       if fits_foundation(card, found[f]))  # fmt: skip
+        if card >= 0 and card != UNKNOWN:
+            fs = empty_f if RANK[card] == 0 else up.get(card)
+            if fs:
+                out.extend((src, f) for f in fs)
     return out
 
 
