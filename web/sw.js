@@ -3,7 +3,9 @@
 // - The page (a navigation, `/` or `/r/{code}`): network first, so a new deploy
 //   is seen on the next load; the copy kept here is used only when the network
 //   fails. Each page that arrives names its version's files (`/v/<version>/…`):
-//   they are cached then, with the QR code and every language.
+//   they are cached then, with the QR code and every language; the page names
+//   every game's modules too (`<meta name="crisp-game-modules">`, shell.py),
+//   which load only for a room of that game, so they are kept the same way.
 // - `/v/<version>/…`: cache first, for ever (those URLs never change content);
 //   a redirect (an older version's URL) is never kept.
 // - The manifest and the icons: network first, the copy when offline.

@@ -257,20 +257,35 @@ def js_files() -> list[Path]:
     return sorted(WEB_JS.rglob("*.js"))
 
 
+def vocabulary_files() -> list[Path]:
+    """The modules that write wire names: web/js/protocol.js (the table's, the
+    shell's) and each game's games/<id>/protocol.js (issue 35)."""
+    return [PROTOCOL_JS, *sorted((WEB_JS / "games").glob("*/protocol.js"))]
+
+
 def protocol_table(name: str) -> dict[str, str | int]:
-    """The frozen object `name` of web/js/protocol.js, as {NAME: value}."""
-    src = PROTOCOL_JS.read_text(encoding="utf-8")
-    body = re.search(rf"^export const {name} = Object\.freeze\(\{{(.*?)^\}}\);", src, re.S | re.M)
-    assert body, f"protocol.js has no table {name}"
+    """The frozen object `name` of web/js/protocol.js and of the games' protocol.js
+    (a game's table spreads the shell's and adds its own), as {NAME: value}."""
     table: dict[str, str | int] = {}
-    for key, text, number in re.findall(r"^\s*(\w+): (?:'(\w+)'|(\d+)),", body.group(1), re.M):
-        assert key not in table, (name, key)
-        table[key] = text or int(number)
-    assert table, name
+    for path in vocabulary_files():
+        src = path.read_text(encoding="utf-8")
+        table_re = rf"^export const {name} = Object\.freeze\(\{{(.*?)^\}}\);"
+        body = re.search(table_re, src, re.S | re.M)
+        if not body:
+            continue
+        for key, text, number in re.findall(r"^\s*(\w+): (?:'(\w+)'|(\d+)),", body.group(1), re.M):
+            value = text or int(number)
+            assert table.get(key, value) == value, (name, key)
+            table[key] = value
+    assert table, f"no protocol.js has a table {name}"
     return table
 
 
 def protocol_tables() -> list[str]:
-    """The names of protocol.js's frozen tables, in order."""
-    src = PROTOCOL_JS.read_text(encoding="utf-8")
-    return re.findall(r"^export const (\w+) = Object\.freeze\(\{", src, re.M)
+    """The names of the vocabulary modules' frozen tables, in order, once each."""
+    names: list[str] = []
+    for path in vocabulary_files():
+        src = path.read_text(encoding="utf-8")
+        found = re.findall(r"^export const (\w+) = Object\.freeze\(\{", src, re.M)
+        names += [n for n in found if n not in names]
+    return names

@@ -235,6 +235,8 @@ def test_the_page_preloads_its_modules_and_language(http: httpx.Client) -> None:
     preloads = re.findall(r'<link rel="modulepreload" href="/v/[0-9a-f]+/([^"]+)">', html)
     modules = {str(p.relative_to(WEB)) for p in (WEB / "js").rglob("*.js")}
     lazy = {"js/qr.js"}  # the lobby's: imported with import() (lazy.js), not at the start
+    # each game's modules: imported with import() for that game's rooms only (games.js)
+    lazy |= {m for m in modules if m.startswith("js/games/")}
     assert set(preloads) == modules - lazy - {"js/app.js"}, "every module of the start, once"
     assert len(preloads) == len(set(preloads))
     assert "qrcode" not in html

@@ -95,6 +95,10 @@ def test_the_start_is_one_round_trip_and_the_qr_code_loads_for_the_lobby(
     page.get_by_test_id("create-room").tap()
     expect(page.get_by_test_id("qr").locator("svg path")).to_have_count(1)
     late = [url for url in scripts if url not in preloaded]
+    # the room's game's modules come with its room, and only that game's (issue 35)
+    games = [url for url in late if "/js/games/" in url]
+    assert games and all("/js/games/crisp/" in url for url in games), games
+    late = [url for url in late if url not in games]
     assert sorted(u.rsplit("/", 1)[1] for u in late) == ["qr.js", "qrcode.mjs"]
     assert all("/v/" in url for url in scripts), "versioned URLs only"
 

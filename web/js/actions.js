@@ -1,13 +1,15 @@
 // Taps into protocol messages (protocol.md, "Client to server") and into
-// changes of what this page shows. The screens (render/) call these as
-// `ctx.act.<name>`; keys.js clicks the same buttons.
+// changes of what this page shows: the table's here, a game's from its module
+// (`actions(kit)`, games.js), merged by `actsFor`. The screens (render/, and a
+// game's) call these as `ctx.act.<name>`; keys.js clicks the same buttons.
 
 import { setLanguage, t, msg } from './i18n.js';
 import * as api from './net/api.js';
 import { loadQr } from './lazy.js';
-import { ActionType, ClientError, ErrorCode, MessageType, Source, Status } from './protocol.js';
+import { ActionType, ClientError, ErrorCode, MessageType } from './protocol.js';
 import { saveSeat, saveName, saveSettings } from './storage.js';
-import { canDraw, canDrawDiscard, canCrisp, serverTime } from './state.js';
+import { serverTime, helpGame } from './state.js';
+import { gameId, gameModule, loadGame } from './games.js';
 import { getState, setState, replaceState } from './store.js';
 import { errorMessage, withToast } from './update.js';
 import { enterRoom, lookUp, sendToRoom, showHome } from './routing.js';
@@ -68,11 +70,6 @@ async function viaApi(call) {
   }
 }
 
-/** Queen (R8): your card, then theirs (either may be changed), then Confirm sends the swap. */
-function chooseForQueen(choice) {
-  setState({ queen: { ...getState().queen, ...choice } });
-}
-
 export const act = {
   setLanguage: async (code) => {
     await setLanguage(code, true);
@@ -88,7 +85,9 @@ export const act = {
     const name = readName();
     if (!name) return;
     loadQr().catch(() => {}); // the lobby comes next: its QR code loads meanwhile
-    viaApi(() => api.createRoom(name));
+    const game = getState().homeGame || gameId(null);
+    loadGame(game).catch(() => {}); // its table comes next
+    viaApi(() => api.createRoom(name, game));
   },
   join: () => {
     const code = api.normalizeCode(typedCode());
@@ -159,42 +158,31 @@ export const act = {
     if (send({ type: ActionType.LEAVE })) setState({ leaving: true });
   },
   start: () => send({ type: ActionType.START }),
-  ready: () => {
-    if (send({ type: ActionType.READY }, false)) {
-      const v = view();
-      setState({ readyRound: v.round, ...(v.status === Status.PEEK ? { peeks: {} } : {}) });
-    }
+  toggleHelp: () => {
+    const open = !getState().help;
+    setState({ help: open, menuOpen: false });
+    if (open) loadGame(helpGame(getState())).then(render, () => {}); // its rules
   },
-  drawStock: () => { if (canDraw(view(), serverNow())) send({ type: ActionType.DRAW, source: Source.STOCK }); },
-  drawDiscard: () => { if (canDrawDiscard(view(), serverNow())) send({ type: ActionType.DRAW, source: Source.DISCARD }); },
-  tapMySlot: (slot) => {
-    if (getState().queen) chooseForQueen({ mine: slot });
-    else if (legal(ActionType.SWAP)) send({ type: ActionType.SWAP, slot });
+  chooseGame: (id) => {
+    setState({ homeGame: id });
+    loadGame(id).catch(() => {});
   },
-  tapSeatSlot: (player, slot) => {
-    if (getState().queen) chooseForQueen({ target: { player, slot } });
-  },
-  discard: () => send({ type: ActionType.DISCARD }),
-  jack: () => send({ type: ActionType.JACK }),
-  queen: () => {
-    if (legal(ActionType.QUEEN)) setState({ queen: { mine: null, target: null } });
-  },
-  cancelQueen: () => setState({ queen: null }),
-  confirmQueen: () => {
-    const q = getState().queen;
-    if (!q || !q.mine || !q.target || !legal(ActionType.QUEEN)) return;
-    setState({ queen: null });
-    send({ type: ActionType.QUEEN, slot: q.mine, target: q.target.player, target_slot: q.target.slot });
-  },
-  toggleLog: () => setState({ logOpen: !getState().logOpen }),
-  toggleHelp: () => setState({ help: !getState().help, menuOpen: false }),
-  king: () => send({ type: ActionType.KING }),
-  crisp: () => { if (canCrisp(view(), serverNow())) send({ type: ActionType.CRISP }); },
-  hidePeeks: () => setState({ peeks: {} }),
-  nextRound: () => send({ type: ActionType.NEXT_ROUND }),
   rematch: () => send({ type: ActionType.REMATCH }),
   askMove, closeMove, copyMoveLink, // R18.5: moving.js
 };
+
+/** What a game's taps may use (its `actions(kit)`). */
+const kit = Object.freeze({ getState, setState, send, serverNow, view, legal });
+const merged = new Map();
+
+/** The taps of a room of `view`'s game: the table's and the game's own. */
+export function actsFor(v) {
+  const id = gameId(v);
+  const game = gameModule(id);
+  if (!game || !game.actions) return act;
+  if (!merged.has(id)) merged.set(id, Object.freeze({ ...act, ...game.actions(kit) }));
+  return merged.get(id);
+}
 
 /** The clipboard, or the old way where it is not allowed. */
 async function copyText(text) {

@@ -5,7 +5,7 @@ import { setLanguage, preferredLanguage, language } from './i18n.js';
 import { getState, replaceState, onChange } from './store.js';
 import { atTable, serverTime } from './state.js';
 import { expire } from './update.js';
-import { act } from './actions.js';
+import { actsFor } from './actions.js';
 import { onKey } from './keys.js';
 import { route, currentSocket } from './routing.js';
 import { render, startPainting, paintNow, drawnNotice } from './paint.js';
@@ -19,9 +19,9 @@ const TICK_MS = 100;
 // client draws the right screen itself.
 document.documentElement.classList.remove('seated');
 
-/** Timers: peeks, highlights, toasts and notices expire (a notice that matters
- * by its time on screen); while a game runs the draw timer, the crisp bar and
- * the clock-enabled draw are re-rendered. */
+/** Timers: highlights, toasts, notices and what the game lets expire (a notice
+ * that matters by its time on screen); while a game's table is on screen it is
+ * re-rendered, so its clocks are current. */
 function tick() {
   const local = Date.now();
   const S = getState();
@@ -56,7 +56,7 @@ function registerWorker() {
   navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' }).catch(() => {});
 }
 
-startPainting(act);
+startPainting(actsFor);
 onChange(render);
 // For the console and the browser tests: read-only looks at the state, the clock
 // and the socket, and the language switched in place (the page redrawn before the

@@ -17,7 +17,7 @@ export function isRed(card) {
 export function short(card) {
   return card ? `${rank(card)}${suitGlyph(card)}` : '';
 }
-/** Full name for screen readers: "Queen of spades". */
+/** Full name for screen readers: "Ace of spades". */
 export function cardName(card) {
   return t('card.name', { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }

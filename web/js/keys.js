@@ -1,16 +1,11 @@
-// Keyboard play: s = stock, d = discard pile, 1/2/3 = your left/middle/right
-// card, x = discard, j/q/k = Jack/Queen/King, c = crisp, r = ready, Escape =
-// cancel (the Queen's choice, the move log, the how-to-play page, or the settings). A key clicks the same button a
-// tap would, so it is enabled exactly when the button is.
+// Keyboard play: Escape closes what is open (How to play, then what the game has
+// open, then the settings); every other key is the room's game's (its module's
+// `keys`: a key -> the test id of the button it clicks, games.js). A key clicks
+// the same button a tap would, so it is enabled exactly when the button is.
 
 import { getState } from './store.js';
-import { act } from './actions.js';
-
-const BUTTON_FOR_KEY = {
-  s: 'stock', d: 'discard-pile', 1: 'my-slot-left', 2: 'my-slot-middle', 3: 'my-slot-right',
-  x: 'action-discard', j: 'action-jack', q: 'action-queen', k: 'action-king', c: 'crisp-button',
-  r: 'ready-button',
-};
+import { act, actsFor } from './actions.js';
+import { gameOf } from './games.js';
 
 function click(testid) {
   const el = document.querySelector(`[data-testid="${testid}"]`);
@@ -31,12 +26,12 @@ export function onKey(e) {
     return;
   }
   if (S.screen !== 'room' || !S.view) return;
+  const game = gameOf(S.view);
   if (e.key === 'Escape') {
-    if (S.queen) act.cancelQueen();
-    else if (S.logOpen) act.toggleLog();
-    else if (S.menuOpen) act.toggleMenu();
+    if (game && game.onEscape && game.onEscape(S, actsFor(S.view))) return;
+    if (S.menuOpen) act.toggleMenu();
     return;
   }
-  const testid = BUTTON_FOR_KEY[e.key.toLowerCase()];
+  const testid = game && game.keys ? game.keys[e.key.toLowerCase()] : null;
   if (testid && click(testid)) e.preventDefault();
 }

@@ -7,6 +7,7 @@ import { t } from './i18n.js';
 import { getState } from './store.js';
 import { serverTime } from './state.js';
 import { page } from './render/chrome.js';
+import { gameOf } from './games.js';
 
 const root = document.getElementById('app');
 let act = null;
@@ -15,7 +16,8 @@ let lastScreen = '';
 let scrollToPiles = false;
 let drawn = null;
 
-/** Start painting with `actions`, the tap handlers the screens call. */
+/** Start painting with `actions(view)`, the tap handlers the screens call for a
+ * view's room (actions.js `actsFor`). */
 export function startPainting(actions) {
   act = actions;
 }
@@ -46,7 +48,7 @@ function paint() {
   queued = false;
   const S = getState();
   const local = Date.now();
-  patch(root, page({ S, now: serverTime(S.clock, local), local, act }));
+  patch(root, page({ S, now: serverTime(S.clock, local), local, act: act(S.view) }));
   document.title = titleFor(S);
   const shown = document.visibilityState === 'visible' ? root.querySelector('[data-notice]') : null;
   drawn = shown ? Number(shown.dataset.notice) : null;
@@ -75,6 +77,7 @@ function paint() {
 function titleFor(S) {
   const v = S.view;
   if (S.screen !== 'room' || !v) return 'Crisp';
-  if (v.turn && v.turn.player === v.you) return `★ ${t('turn.you')} — Crisp ${v.code}`;
-  return `Crisp ${v.code}`;
+  const game = gameOf(v);
+  const mark = game && game.title ? game.title(S) : null; // e.g. "★ Your turn"
+  return mark ? `${mark} — Crisp ${v.code}` : `Crisp ${v.code}`;
 }

@@ -1,7 +1,7 @@
-// The wire's vocabulary, the one place in the web client that names it (issue 22):
-// message types, action types, event kinds, room statuses, where a card is drawn
-// from, the slots of a hand, the computer players' levels, error codes and
-// websocket close codes, with the values of protocol.md (v1 and its v1.1 and v1.2
+// The wire's vocabulary, the one place of the shell that names it (issue 22; each
+// game's own words are in its games/<id>/protocol.js, issue 35): message types,
+// the table's action types, event kinds and lobby status, the computer players'
+// levels, error codes and websocket close codes, with the values of protocol.md (v1 and its v1.1 and v1.2
 // additions) and docs/protocol-additions.md. Every other module imports these and
 // never writes a wire name as a string of its own (tests/web/test_web_vocabulary.py
 // checks both, and each name against the server's enums of the same name:
@@ -17,49 +17,32 @@ export const MessageType = Object.freeze({
   ERROR: 'error', // a refused client message
 });
 
-/** A client message's `type` that is a game action; also the names in a view's
- * `legal` list (protocol.md "Client to server", v1.1 additions; `ActionType`). */
+/** The game of a room whose view or look-up names none (protocol.md "v2
+ * additions": a client that never names a game plays this one). */
+export const DEFAULT_GAME = 'crisp';
+
+/** A client message's `type` that every game's table takes (protocol.md "v2
+ * additions": seats, host and options are the table's); also names in a view's
+ * `legal` list. A game's own actions are in its `games/<id>/protocol.js`. */
 export const ActionType = Object.freeze({
   OPTIONS: 'options', // R16.1
   START: 'start',
   KICK: 'kick', // R17.5
-  READY: 'ready', // R16.2, R16.5
-  DRAW: 'draw', // R4
-  SWAP: 'swap', // R5.1
-  DISCARD: 'discard', // R5.2
-  JACK: 'jack', // R7
-  QUEEN: 'queen', // R8
-  KING: 'king', // R9
-  CRISP: 'crisp', // R10
-  NEXT_ROUND: 'next_round', // R16.5
   REMATCH: 'rematch', // R16.5
   ADD_BOT: 'add_bot', // R17.1
   LEAVE: 'leave', // R17.5
 });
 
-/** An event's `kind` (protocol.md "Events", v1.1 additions and the additions in
- * docs/protocol-additions.md; `EventKind`). */
+/** An event's `kind` that every game's table sends (protocol.md "Events", v1.1
+ * additions, docs/protocol-additions.md, "v2 additions"; `EventKind`): seats,
+ * presence, the host, options, computer players. A game's own events are in its
+ * `games/<id>/protocol.js`. */
 export const EventKind = Object.freeze({
   JOINED: 'joined',
   LEFT: 'left',
   CONNECTED: 'connected',
   DISCONNECTED: 'disconnected',
   OPTIONS: 'options',
-  ROUND_STARTED: 'round_started',
-  PEEK: 'peek', // R2.4, R7.1, R8.2, R8.3
-  TURN_STARTED: 'turn_started',
-  DREW: 'drew', // R4.1, R13
-  SWAPPED: 'swapped', // R5.1
-  DISCARDED: 'discarded', // R5.2, R14.2
-  JACK: 'jack', // R7
-  QUEEN: 'queen', // R8
-  KING: 'king', // R9
-  STOCK_REBUILT: 'stock_rebuilt', // R4.2
-  CRISP: 'crisp', // R10
-  TIMEOUT: 'timeout', // R14.2
-  ROUND_OVER: 'round_over', // R11.2, R12
-  GAME_OVER: 'game_over', // R12.5
-  READY: 'ready', // R16.2, R16.5
   AWAY: 'away', // R17.2
   BACK: 'back', // R17.2
   HOST_CHANGED: 'host_changed', // R17.4
@@ -68,31 +51,11 @@ export const EventKind = Object.freeze({
   REMATCH: 'rematch', // R16.5
 });
 
-/** `view.status` (protocol.md, "View"; `Status`). */
+/** `view.status` before a game starts, in every game (protocol.md, "View";
+ * `Status`); a game's other statuses are in its `games/<id>/protocol.js`. */
 export const Status = Object.freeze({
   LOBBY: 'lobby',
-  PEEK: 'peek', // the deal's peek phase (R16.2)
-  PLAYING: 'playing',
-  ROUND_OVER: 'round_over',
-  GAME_OVER: 'game_over',
 });
-
-/** Where a card is drawn from: a `draw`'s and a `drew` event's `source`, a turn's
- * `drawn_from` (R4.1, R13; `Source`). */
-export const Source = Object.freeze({
-  STOCK: 'stock',
-  DISCARD: 'discard',
-});
-
-/** A position in a hand (R2.3; the server's `SlotLabel`). */
-export const Slot = Object.freeze({
-  LEFT: 'left',
-  MIDDLE: 'middle', // never looked at by its owner except through a Jack (R2.4, R7.1)
-  RIGHT: 'right',
-});
-
-/** The three slots, left to right: the order of a hand's cards on the wire (R2.3). */
-export const SLOTS = Object.freeze([Slot.LEFT, Slot.MIDDLE, Slot.RIGHT]);
 
 /** A computer player's level (R17.1; "hard": protocol v1.2; `BotLevel`), in the
  * order the host is offered them. */
@@ -177,6 +140,8 @@ export const ErrorCode = Object.freeze({
   NO_ROUND: 'no_round', // 404: no such round in this game, or its record was not kept
   ROUND_IN_PLAY: 'round_in_play', // 409: the round is being played
   NOT_ALLOWED: 'not_allowed', // 403: watching is off, and this is no player
+  // protocol.md v2 additions
+  UNKNOWN_GAME: 'unknown_game', // 422: POST /api/rooms with a game this server does not host
 });
 
 /** Codes this client gives its own errors (never on the wire), shown the same way. */

@@ -10,6 +10,7 @@ import { msg } from './i18n.js';
 import * as api from './net/api.js';
 import { RoomSocket } from './net/socket.js';
 import { ErrorCode, MessageType, Status } from './protocol.js';
+import { gameId, gameModule, gameOf, loadGame } from './games.js';
 import { loadQr, qrModule } from './lazy.js';
 import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
 import { restartClock } from './state.js';
@@ -17,7 +18,6 @@ import { getState, setState, replaceState } from './store.js';
 import { applyUpdate, errorMessage } from './update.js';
 import { render, bringPilesIntoView } from './paint.js';
 import { yourTurn } from './feedback.js';
-import { animateMove } from './motion.js';
 import { typedCode } from './render/home.js';
 import { reviewIfOver } from './replay/playing.js';
 
@@ -57,10 +57,11 @@ export function showHome(code, error = null) {
   leaveRoom();
   setState({
     screen: 'home', code: null, view: null, stale: false, conn: 'idle', homeCode: code || '', notices: [],
-    homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(), queen: null, peeks: {},
+    homeInfo: null, homeError: error, homeName: loadName(), lastRoom: lastRoom(),
     confirmLeave: false, leaving: false, watching: false, replay: null, review: null,
   });
   if (code) lookUp(code);
+  loadGames();
 }
 
 /** Who is waiting in room `code`, for the join form (if that code is still the one typed). */
@@ -78,16 +79,31 @@ export async function lookUp(code) {
   }
 }
 
+/** The games this server offers (GET /api/games), for the home screen and the
+ * lobby; asked for once (again after a failure). A server without the list (404)
+ * offers the default game alone. */
+let gamesAsked = null;
+export function loadGames() {
+  if (!gamesAsked) {
+    gamesAsked = api.games().then((games) => setState({ games }), () => { gamesAsked = null; });
+  }
+  return gamesAsked;
+}
+
 /** Take the stored seat in room `code` and connect. Until the first update
  * comes, the page shows the table as it last saw it (storage.js `loadTable`:
  * public only, every tap disabled), so that a reload, or a phone offline, shows
  * the room at once; the first update also says whether this seat was played
- * meanwhile (update.js `playedWhileAway`). */
+ * meanwhile (the game's `playedWhileAway`). The room's game's module is loaded
+ * meanwhile (games.js): the one the table last seen names, else the one the
+ * first update names. */
 export function enterRoom(code, { watch = false } = {}) {
   leaveRoom();
   const seat = watch ? null : loadSeat(code);
   const S = getState();
   const last = watch ? null : loadTable(code);
+  const game = gameModule(gameId(last));
+  if (!game) loadGame(gameId(last)).then(() => enterIfStill(code, watch), () => {});
   const names = {};
   const bots = {};
   for (const p of (last && last.players) || []) {
@@ -95,9 +111,9 @@ export function enterRoom(code, { watch = false } = {}) {
     if (p.is_bot) bots[p.id] = true;
   }
   replaceState({
-    ...S, screen: 'room', code, view: last, stale: !!last, log: [], peeks: {}, flashes: {}, queen: null,
-    pending: 0, readyRound: null, conn: 'connecting', homeError: null, crispWindow: null,
-    confirmLeave: false, leaving: false, notices: [], moves: {}, rematchBy: null,
+    ...S, ...(game && game.roomState ? game.roomState() : {}), screen: 'room', code, view: last, stale: !!last,
+    log: [], flashes: {}, pending: 0, conn: 'connecting', homeError: null,
+    confirmLeave: false, leaving: false, notices: [], rematchBy: null,
     names, bots, clock: restartClock(S.clock), watching: watch, replay: null, review: null,
   });
   if (!watch) markSeated(code, true);
@@ -107,6 +123,15 @@ export function enterRoom(code, { watch = false } = {}) {
     code, token: seat && seat.token, watch, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
   });
   sock.start();
+}
+
+/** The room's game's module came after the room was entered: its own fields join
+ * the state (kept where an update set them meanwhile), and it is drawn. */
+function enterIfStill(code, watch) {
+  const S = getState();
+  const game = gameOf(S.view);
+  if (S.screen !== 'room' || S.code !== code || S.watching !== watch || !game) return;
+  replaceState({ ...(game.roomState ? game.roomState() : {}), ...S });
 }
 
 function leaveRoom() {
@@ -122,7 +147,25 @@ export function sendToRoom(msg) {
 /** The room's socket, for the browser tests (window.crisp.socket()). */
 export const currentSocket = () => sock;
 
+/** A server message, in order: one whose view names a game not yet loaded waits
+ * for its module (and the messages after it wait behind it). */
+let inbox = Promise.resolve();
+let waiting = 0;
 function receive(msg) {
+  const id = msg && msg.view ? gameId(msg.view) : null;
+  if (!waiting && (!id || gameModule(id))) {
+    apply(msg);
+    return;
+  }
+  waiting += 1;
+  const from = sock;
+  inbox = inbox.then(() => (id && !gameModule(id) ? loadGame(id) : null)).catch(() => {}).then(() => {
+    waiting -= 1;
+    if (sock === from && (!id || gameModule(id))) apply(msg);
+  });
+}
+
+function apply(msg) {
   const before = getState();
   const { state, effects } = applyUpdate(before, msg, Date.now());
   const isUpdate = !!msg && msg.type === MessageType.UPDATE;
@@ -136,7 +179,10 @@ function receive(msg) {
       yourTurn(getState().settings);
       bringPilesIntoView();
     } else if (effect.type === 'wake') setTimeout(render, effect.after);
-    else if (effect.type === 'motion') animateMove(effect.ev, state.view && state.view.you, effect.delay);
+    else if (effect.type === 'motion') {
+      const game = gameOf(state.view);
+      if (game && game.animate) game.animate(effect.ev, state.view && state.view.you, effect.delay);
+    }
   }
 }
 

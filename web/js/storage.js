@@ -1,8 +1,10 @@
 // What this phone remembers (localStorage; the language also as a cookie), behind
 // one wrapper: storage that is switched off or full (private mode) never breaks
 // the page, it only forgets.
-// The keys are listed in docs/web-client.md, "Storage". Peeked cards are never
-// stored (R16.3).
+// The keys are listed in docs/web-client.md, "Storage". A game's hidden cards
+// are never stored (its module's `publicTable`).
+
+import { gameOf } from './games.js';
 
 const SEAT_PREFIX = 'crisp.seat.';
 const TABLE_PREFIX = 'crisp.table.';
@@ -11,6 +13,11 @@ const TABLE_PREFIX = 'crisp.table.';
 // screen, not as the join form (sw.js). It holds the code only, never a token.
 const SEATS_CACHE = 'crisp-seats';
 const seatEntry = (code) => `/__seat/${code}`;
+// The cookie naming the rooms this phone holds a seat in (their codes only,
+// never a token): the server then sends a seated player's reload of `/r/{code}`
+// a "Loading your seat…" first screen instead of the join form (shell.py).
+const SEATS_COOKIE = 'crisp_seats';
+const MAX_COOKIE_SEATS = 20;
 const LAST_ROOM_KEY = 'crisp.lastRoom';
 const NAME_KEY = 'crisp.name';
 const LANG_KEY = 'crisp.lang';
@@ -49,9 +56,35 @@ export function forgetSeat(code) {
   markSeated(code, false);
 }
 
-/** Tell the service worker (its cache of seated rooms) that this page has, or no
- * longer has, a seat in room `code`. Quietly nothing where there are no caches. */
+/** The codes of the rooms whose seats are stored, the last one taken last. */
+function seatedCodes() {
+  const codes = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(SEAT_PREFIX)) codes.push(key.slice(SEAT_PREFIX.length));
+    }
+  } catch { /* storage disabled */ }
+  const last = read(LAST_ROOM_KEY);
+  return codes.filter((c) => /^[A-Z0-9]{1,8}$/.test(c) && c !== last).concat(codes.includes(last) ? [last] : []);
+}
+
+/** The cookie `crisp_seats`: the codes of the rooms with a stored seat (the last
+ * MAX_COOKIE_SEATS, joined by dots), or no cookie at all when there is none. */
+function writeSeatsCookie() {
+  const codes = seatedCodes().slice(-MAX_COOKIE_SEATS);
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  const value = codes.length ? `${codes.join('.')}; Max-Age=31536000` : '; Max-Age=0';
+  try {
+    document.cookie = `${SEATS_COOKIE}=${value}; Path=/; SameSite=Lax${secure}`;
+  } catch { /* cookies disabled */ }
+}
+
+/** Tell the server (the cookie) and the service worker (its cache of seated
+ * rooms) that this page has, or no longer has, a seat in room `code`. Quietly
+ * nothing where there are no cookies or caches. */
 export function markSeated(code, seated) {
+  writeSeatsCookie();
   try {
     if (typeof caches === 'undefined' || !window.isSecureContext) return;
     caches.open(SEATS_CACHE).then((c) => (seated
@@ -66,9 +99,9 @@ export function markSeated(code, seated) {
  * socket is open (or while the phone is offline). Never a hidden card: the card
  * held (R16.3) and what may be done are left out, as are the clock-driven parts. */
 export function publicTable(view) {
-  const turn = view.turn ? { ...view.turn, draw_deadline: null, may_start_at: 0 } : null;
-  const crisp = view.crisp ? { ...view.crisp, window: null, windows: [] } : view.crisp;
-  return { ...view, holding: null, legal: [], turn, crisp, peek_ends_at: null, lag_ms: null };
+  const game = gameOf(view);
+  const table = { ...view, legal: [], lag_ms: null };
+  return game && game.publicTable ? game.publicTable(table) : table;
 }
 
 export function saveTable(code, view) {

@@ -15,7 +15,7 @@ export function replaceState(next) {
   listener();
 }
 
-/** Change some fields: `setState({queen: null})`. */
+/** Change some fields: `setState({menuOpen: false})`. */
 export function setState(changes) {
   replaceState({ ...current, ...changes });
 }

@@ -1,7 +1,9 @@
 // Writes web/shell/shells.json: the page's first screen in every language, the
-// header and the home form (`home`), and the join form of a shared link
-// (`join`, the code left as {{code}}), with the buttons disabled and "Loading…"
-// where the connection status goes. The server puts it inside <div id="app">
+// header and the home form (`home`), the join form of a shared link (`join`,
+// the code left as {{code}}), with the buttons disabled and "Loading…" where the
+// connection status goes, and a seated player's room (`seat`: "Loading your
+// seat…", no form at all; the server sends it when the cookie `crisp_seats`
+// names the room, so a reload never shows a stranger's join form first). The server puts it inside <div id="app">
 // (crisp/server/shell.py), so a phone shows something real at the first round
 // trip; the client's first render takes those nodes over (dom.js).
 //
@@ -37,12 +39,17 @@ function firstScreen(homeCode) {
   return toHTML(page({ S, now: 0, local: 0, act: {} }));
 }
 
+function seatScreen(code) {
+  const S = { ...initialState(), screen: 'room', code, conn: 'connecting', booting: true };
+  return toHTML(page({ S, now: 0, local: 0, act: {} }));
+}
+
 /** The first screens of every language, as shells.json holds them (its text). */
 export async function shells() {
   const out = {};
   for (const lang of LANGUAGES) {
     await setLanguage(lang.code);
-    out[lang.code] = { dir: lang.dir, home: firstScreen(''), join: firstScreen(CODE_SLOT) };
+    out[lang.code] = { dir: lang.dir, home: firstScreen(''), join: firstScreen(CODE_SLOT), seat: seatScreen(CODE_SLOT) };
   }
   return `${JSON.stringify(out, null, 2)}\n`;
 }

@@ -10,9 +10,17 @@ What the server adds to the template (docs/web-client.md, "Delivery"):
 - `<link rel="modulepreload">` for every module the entry imports statically,
   and `<link rel="preload" as="fetch">` for the language's strings, then
   English (its fallback): the whole start of the page is asked for at once;
+- `<meta name="crisp-game-modules">` naming the versioned URLs of every game's
+  modules (`js/games/<id>/`, loaded with import() only for that game's room):
+  not fetched by the page, but read by the service worker, which keeps them
+  with the version's other files, so a game's table also opens offline;
 - inside `<div id="app">`, the header and the home form in that language (on
   `/r/{code}`: the join form, code filled in), buttons disabled and "Loading…"
-  until the modules run. That HTML is the client's own renderer's
+  until the modules run; on `/r/{code}` of a room the cookie `crisp_seats` names
+  (the codes of the rooms the phone holds a seat in, written by the client,
+  never a token), a "Loading your seat…" screen instead, with no form: a seated
+  player's reload never shows a stranger's join form first. That HTML is the
+  client's own renderer's
   (`web/shell/shells.json`, written by `node web/shell/make.mjs`; a test fails
   when it is stale), so the client takes the same nodes over (`dom.js`).
 """
@@ -29,6 +37,9 @@ from dataclasses import dataclass
 from crisp.server.http.webassets import Asset, WebAssets
 
 LANG_COOKIE = "crisp_lang"
+SEATS_COOKIE = "crisp_seats"  # room codes joined by dots (web/js/storage.js)
+MAX_SEATS_COOKIE = 400  # characters read of it at most
+GAME_MODULES = "js/games/"  # each game's modules, loaded only for its rooms
 CODE_SLOT = "{{code}}"
 MAX_CODE = 8
 PAGE_TYPE = "text/html; charset=utf-8"
@@ -44,12 +55,21 @@ class Language:
     dir: str
     home: str  # the #app HTML of `/`
     join: str  # the #app HTML of `/r/{code}`, with CODE_SLOT for the code
+    seat: str  # the #app HTML of `/r/{code}` for a seat this phone holds (CODE_SLOT too)
 
 
 def room_code(raw: str) -> str:
     """A room code as the client reads it from the address: upper case, letters and
     digits only (so it is safe inside HTML), at most MAX_CODE characters."""
     return re.sub(r"[^A-Z0-9]", "", raw.upper())[:MAX_CODE]
+
+
+def seated_codes(cookie: str | None) -> set[str]:
+    """The room codes the cookie `crisp_seats` names ("K7QXM3RT.ABCD2345"): the
+    rooms this phone holds a seat in, as it says (a hint for the first screen
+    only: nothing is granted by it)."""
+    parts = (cookie or "")[:MAX_SEATS_COOKIE].split(".")
+    return {room_code(part) for part in parts if room_code(part)}
 
 
 class Shell:
@@ -60,8 +80,9 @@ class Shell:
         self.public_url = public_url
         source = json.loads(assets.shell_source) if assets.shell_source else {}
         self.languages = {
-            code: Language(code, s["dir"], s["home"], s["join"]) for code, s in source.items()
-        } or {"en": Language("en", "ltr", "", "")}
+            code: Language(code, s["dir"], s["home"], s["join"], s.get("seat", s["join"]))
+            for code, s in source.items()
+        } or {"en": Language("en", "ltr", "", "", "")}
         self.default = "en" if "en" in self.languages else next(iter(self.languages))
         self.page = functools.lru_cache(maxsize=256)(self._page)
         css = _STYLESHEET.search(assets.template)
@@ -88,11 +109,13 @@ class Shell:
                 return base
         return self.default
 
-    def _page(self, lang: str, code: str | None) -> Asset:
-        """The page (memoised: a few KB each; codes are normalised by `room_code`)."""
+    def _page(self, lang: str, code: str | None, seated: bool = False) -> Asset:
+        """The page (memoised: a few KB each; codes are normalised by `room_code`);
+        `seated`: the cookie says this phone holds a seat in room `code`."""
         language = self.languages[lang]
         html = self._head(self.assets.template, lang, language.dir)
-        app = language.home if code is None else language.join.replace(CODE_SLOT, code)
+        room = language.seat if seated else language.join
+        app = language.home if code is None else room.replace(CODE_SLOT, code)
         html = html.replace(_APP, f'<div id="app">{app}</div>', 1)
         body = html.encode()
         page = Asset("index.html", PAGE_TYPE, body, hashlib.sha256(body).hexdigest()[:20])
@@ -128,5 +151,9 @@ class Shell:
         ]
         modules = self.assets.static_imports(entry.group(1))[1:]  # the script tag loads the entry
         links += [f'<link rel="modulepreload" href="{prefix}{path}">' for path in modules]
+        games = sorted(p for p in self.assets.assets if p.startswith(GAME_MODULES))
+        if games:
+            urls = " ".join(f"{prefix}{path}" for path in games)
+            links.append(f'<meta name="crisp-game-modules" content="{urls}">')
         tag = _ENTRY.sub(self._versioned, entry.group(0))
         return html.replace(entry.group(0), "\n  ".join([tag, *links]), 1)

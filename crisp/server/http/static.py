@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketClose
 
 import crisp
 from crisp.server.http.headers import WORKER_POLICY, page_policy
-from crisp.server.http.shell import LANG_COOKIE, Shell, room_code
+from crisp.server.http.shell import LANG_COOKIE, SEATS_COOKIE, Shell, room_code, seated_codes
 from crisp.server.http.webassets import Asset, WebAssets, load_web_assets
 from crisp.server.ops.settings import Settings
 from crisp.server.wire.failures import ApiError
@@ -183,13 +183,15 @@ class WebClient:
         lang = self.shell.language_for(
             request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
         )
+        # a seated player's reload: "Loading your seat…", never the join form first
+        seated = code is not None and code in seated_codes(request.cookies.get(SEATS_COOKIE))
         policy = page_policy(request.headers.get("host"), request.url.scheme)
         headers = {"content-security-policy": policy}
         if self.shell.stylesheet:  # asked for as the headers arrive, before the HTML is parsed
             headers["link"] = f"<{self.shell.stylesheet}>; rel=preload; as=style"
         return respond(
             request,
-            self.shell.page(lang, code),
+            self.shell.page(lang, code, seated),
             REVALIDATE,
             vary=("Accept-Language", "Cookie"),
             extra=headers,

@@ -14,6 +14,9 @@ import {
   setLanguage, t, listOf, formatNumber, formatSeconds, isolate,
 } from '../../../web/js/i18n.js';
 import { eventText } from '../../../web/js/render/parts.js';
+import { loadGame } from '../../../web/js/games.js';
+
+await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
 const LANGS = ['en', 'ar', 'id'];
 const PLURAL = /\.(zero|one|two|few|many|other)$/;

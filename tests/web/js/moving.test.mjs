@@ -9,10 +9,15 @@ import { readFileSync } from 'node:fs';
 
 import { setLanguage } from '../../../web/js/i18n.js';
 import { applyUpdate } from '../../../web/js/update.js';
-import { canCrisp, crispEnd, initialState } from '../../../web/js/state.js';
-import { CloseCode, Status } from '../../../web/js/protocol.js';
+import { initialState } from '../../../web/js/state.js';
+import { canCrisp, crispEnd } from '../../../web/js/games/crisp/rules.js';
+import { CloseCode } from '../../../web/js/protocol.js';
+import { Status } from '../../../web/js/games/crisp/protocol.js';
 import { closeOutcome } from '../../../web/js/net/socket.js';
 import { moveLink } from '../../../web/js/render/move.js';
+import { loadGame } from '../../../web/js/games.js';
+
+await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
 globalThis.document = { documentElement: {} };
 globalThis.fetch = async (url) => {

@@ -10,8 +10,11 @@ import { readFileSync } from 'node:fs';
 import { setLanguage, text } from '../../../web/js/i18n.js';
 import { applyUpdate, UNTIL_NEXT_UPDATE } from '../../../web/js/update.js';
 import { initialState } from '../../../web/js/state.js';
-import { ErrorCode, Status } from '../../../web/js/protocol.js';
+import { ErrorCode, Status } from '../../../web/js/games/crisp/protocol.js';
 import { pending } from '../../../web/js/render/parts.js';
+import { loadGame } from '../../../web/js/games.js';
+
+await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
 // i18n.js fetches i18n/<lang>.json next to itself (a file: URL here).
 globalThis.document = { documentElement: {} };

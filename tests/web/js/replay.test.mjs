@@ -8,11 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { setLanguage } from '../../../web/js/i18n.js';
-import { replaySteps, turnOf, moveAt, stepMs } from '../../../web/js/replay/steps.js';
-import { changedBy } from '../../../web/js/render/memory.js';
+import { replaySteps, turnOf, moveAt, stepMs } from '../../../web/js/games/crisp/steps.js';
+import { changedBy } from '../../../web/js/games/crisp/memory.js';
 import { applyUpdate } from '../../../web/js/update.js';
 import { initialState } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net/socket.js';
+import { loadGame } from '../../../web/js/games.js';
+
+await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
 globalThis.document = { documentElement: {} };
 globalThis.fetch = async (url) => {

@@ -10,13 +10,18 @@ import { readFileSync } from 'node:fs';
 
 import { setLanguage, text } from '../../../web/js/i18n.js';
 import {
-  applyUpdate, expire, withToast, currentNotice, playedWhileAway, PEEK_MS, PEEK_PHASE_MS, FLASH_MS, TOAST_MS, NOTICE_MS,
+  applyUpdate, expire, withToast, currentNotice, FLASH_MS, TOAST_MS, NOTICE_MS,
 } from '../../../web/js/update.js';
-import { movesText, changedSlots } from '../../../web/js/events.js';
+import { playedWhileAway, PEEK_MS, PEEK_PHASE_MS } from '../../../web/js/games/crisp/update.js';
+import { movesText, changedSlots } from '../../../web/js/games/crisp/events.js';
 import { initialState, serverTime } from '../../../web/js/state.js';
 import { closeOutcome } from '../../../web/js/net/socket.js';
-import { CloseCode, ErrorCode, Status } from '../../../web/js/protocol.js';
+import { CloseCode } from '../../../web/js/protocol.js';
+import { ErrorCode, Status } from '../../../web/js/games/crisp/protocol.js';
 import { seatOrder, seatTags, presenceTags, eventText, noticeText, nameOf } from '../../../web/js/render/parts.js';
+import { loadGame } from '../../../web/js/games.js';
+
+await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
 // i18n.js fetches i18n/<lang>.json next to itself (a file: URL here) and sets
 // <html lang dir>: give it both.

@@ -1,7 +1,7 @@
 // The HTTP lobby API (protocol.md, "HTTP"). net/ holds the two ways this client
 // talks to the server: this one, and the room's websocket (socket.js).
 
-import { ClientError, ErrorCode } from '../protocol.js';
+import { ClientError, DEFAULT_GAME, ErrorCode } from '../protocol.js';
 
 // An error answer without an error body (a proxy's page, say) still gets a code.
 const CODE_BY_STATUS = { 404: ErrorCode.NO_ROOM, 422: ErrorCode.BAD_NAME };
@@ -63,7 +63,24 @@ export function codeGroups(code) {
   return c.length === CODE_LENGTH ? [c.slice(0, 4), c.slice(4)] : [c];
 }
 
-export const createRoom = (name) => call('POST', '/api/rooms', { name });
+/** A new room of game `game` (protocol.md "v2 additions"; the default game's
+ * room is asked for without naming it, as v1 did). */
+export const createRoom = (name, game = DEFAULT_GAME) =>
+  call('POST', '/api/rooms', game === DEFAULT_GAME ? { name } : { name, game });
+
+/** The games this server offers (`GET /api/games`): [{id, seats: {min, max}, teams,
+ * options: {name: {default, choices}}}]. A server without the list (404: before
+ * protocol v2) offers the default game alone, its options unknown. */
+export async function games() {
+  try {
+    const body = await call('GET', '/api/games');
+    const list = body && Array.isArray(body.games) ? body.games.filter((g) => g && typeof g.id === 'string') : [];
+    return list.length ? list : [{ id: DEFAULT_GAME }];
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return [{ id: DEFAULT_GAME }];
+    throw e;
+  }
+}
 export const joinRoom = (code, name) =>
   call('POST', `/api/rooms/${encodeURIComponent(normalizeCode(code))}/players`, { name });
 export const roomInfo = (code) => call('GET', `/api/rooms/${encodeURIComponent(normalizeCode(code))}`);

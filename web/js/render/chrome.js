@@ -1,6 +1,7 @@
 // The page around the screens: the header (home link, connection status,
 // language, settings), the settings panel, the reconnecting strip, toasts and
-// banners; and which screen shows (home, lobby, table, results).
+// banners; and which screen shows (home, lobby, or the room's game's own: its
+// module's `screen` and `replayScreen`, games.js).
 
 import { h } from '../dom.js';
 import { t, text, LANGUAGES, language } from '../i18n.js';
@@ -8,13 +9,11 @@ import { Status } from '../protocol.js';
 import { atTable } from '../state.js';
 import { offlineStrip, noticeText, phoneOffline } from './parts.js';
 import { currentNotice } from '../update.js';
+import { gameOf } from '../games.js';
 import { home } from './home.js';
 import { lobby } from './lobby.js';
-import { table } from './table.js';
-import { results } from './results.js';
 import { help } from './help.js';
 import { moveButtons, moveDialog } from './move.js';
-import { replayScreen } from './replay.js';
 
 const SLOW_MS = 250; // R18.4: a measured delay above this shows in the connection status
 
@@ -53,14 +52,13 @@ function screen(ctx) {
   if (S.screen === 'home') return home(ctx);
   const v = S.view;
   if (S.conn === 'replaced') return replaced(ctx);
-  if (!v) return h('p', { class: 'center-msg' }, t('conn.connecting'));
-  if (S.replay) return replayScreen(ctx); // R18.2: over the room, which goes on meanwhile
-  switch (v.status) {
-    case Status.LOBBY: return lobby(ctx);
-    case Status.PEEK:
-    case Status.PLAYING: return table(ctx);
-    default: return results(ctx);
-  }
+  // a seated player's first screen (web/shell/make.mjs `seat`): no form, the seat loading
+  if (!v) return h('p', { class: 'center-msg', role: S.booting ? 'status' : null }, t(S.booting ? 'seat.loading' : 'conn.connecting'));
+  const game = gameOf(v);
+  if (S.replay && game && game.replayScreen) return game.replayScreen(ctx); // R18.2: over the room, which goes on meanwhile
+  if (v.status === Status.LOBBY) return lobby(ctx);
+  // the game's table and results, once its module is here (routing.js loads it)
+  return game ? game.screen(ctx) : h('p', { class: 'center-msg', 'data-testid': 'game-loading' }, t('app.loading'));
 }
 
 /** Another tab or device took this seat (close 4409): offer to take it back. */
@@ -109,7 +107,7 @@ function loading(S) {
 function connStatus(S) {
   const state = S.conn;
   const icon = { open: '●', connecting: '◌', reconnecting: '↻', replaced: '⊘', idle: '◌' }[state] || '◌';
-  // R18.4: a slow network says so, with its delay: a crisp call at the very end may not count
+  // R18.4: a slow network says so, with its delay: a tap at the very end of a window may not count
   const lag = S.view && S.view.lag_ms;
   const slow = state === 'open' && typeof lag === 'number' && lag > SLOW_MS ? lag : null;
   return h('span', {
@@ -158,8 +156,8 @@ function leaveDialog(ctx) {
     h('button', { type: 'button', class: 'btn danger', 'data-testid': 'leave-confirm', onclick: act.leave }, t('leave.confirm'))));
 }
 
-/** Toasts (errors and notes) and notices (update.js: the new host, a Queen on
- * your card, ...), away from the table: at the table they are in its notice
+/** Toasts (errors and notes) and notices (update.js: the new host, the game's
+ * own, ...), away from the table: at the table they are in its notice
  * line, which covers nothing (`atTable`). Here they show at the bottom of the
  * screen, where they cover no heading, code or QR code. */
 function overlays(ctx, atTable) {

@@ -1,32 +1,21 @@
-// "How to play": the rules in short, in the page's language, our own words for
-// crisp-rules.md (R1-R17), and what the screen's marks mean. Opened by the "?" button of the
-// header, from the home screen and from the table alike; the game goes on
-// meanwhile, and Close (or Escape) returns to it.
+// "How to play": the frame (title, Back) around the rules of a game, in the
+// page's language: the room's game, or on the home screen the game chosen there
+// (its module's `help`, games.js, loaded when How to play opens). Opened by the
+// "?" button of the header, from the home screen and from the table alike; the
+// game goes on meanwhile, and Back (or Escape) returns to it.
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-
-/** The sections, each a heading and its paragraphs (i18n keys `help.<id>.title`, `help.<id>.<n>`). */
-const SECTIONS = [
-  ['goal', 2], // R1, R12.5, R12.6
-  ['deal', 3], // R2 (R2.1 the dealer moves on, R2.6), R16.2 (10 s to look)
-  ['turn', 3], // R3-R5, R4.2 (the stock runs out)
-  ['specials', 4], // R6-R9 (R6.2 unused, R8.5 the caller as a target, R9.2 King chains)
-  ['crisp', 3], // R10, R11
-  ['score', 2], // R12 (R12.3 a tie)
-  ['options', 2], // R13, R14 (R14.2a before drawing, R14.2c King draws), R16
-  ['computer', 4], // R17: computer players, away, leaving, the host role
-  ['screen', 3], // the Queen's steps, the marks, the line under a name, the log, the timer, CRISP
-];
+import { gameModule } from '../games.js';
+import { helpGame } from '../state.js';
 
 export function help(ctx) {
+  const game = gameModule(helpGame(ctx.S));
   const close = h('button', { type: 'button', class: 'btn', 'data-testid': 'help-close', onclick: ctx.act.toggleHelp },
     t('help.back'));
   return h('article', { class: 'help panel', 'data-testid': 'help', 'aria-labelledby': 'help-title' },
     h('div', { class: 'help-head' }, h('h1', { id: 'help-title' }, t('help.title')), close),
-    SECTIONS.map(([id, n]) => h('section', { key: id, class: 'help-part' },
-      h('h2', null, t(`help.${id}.title`)),
-      Array.from({ length: n }, (_, i) => h('p', { key: i }, t(`help.${id}.${i + 1}`))))),
+    game && game.help ? game.help(ctx) : h('p', { class: 'center-msg' }, t('app.loading')),
     h('div', { class: 'help-foot' }, h('button', {
       type: 'button', class: 'btn primary wide', onclick: ctx.act.toggleHelp,
     }, t('help.back'))));

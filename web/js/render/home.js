@@ -1,10 +1,12 @@
-// The home screen: name, create a room, join one by code. Arriving by a shared
-// link (/r/{code}) fills the code, puts Join first and shows who is waiting.
+// The home screen: name, create a room, join one by code, and the games this
+// server offers (GET /api/games: each one's name, players and what it is, in the
+// page's language; the one chosen is the new room's). Arriving by a shared link
+// (/r/{code}) fills the code, puts Join first and shows who is waiting.
 // Also reads the form's two inputs for actions.js and routing.js.
 
 import { h } from '../dom.js';
-import { t, text, listOf } from '../i18n.js';
-import { Status } from '../protocol.js';
+import { t, text, listOf, has } from '../i18n.js';
+import { DEFAULT_GAME, Status } from '../protocol.js';
 import { formatCode } from '../net/api.js';
 
 /** The name input, or null when the home form is not on screen. */
@@ -37,7 +39,39 @@ export function home(ctx) {
     S.lastRoom && S.lastRoom !== S.homeCode
       ? h('button', { type: 'button', class: 'btn wide', onclick: () => act.rejoin(S.lastRoom) }, t('home.back', { code: formatCode(S.lastRoom) }))
       : null,
-    homeForm(ctx, infoLine));
+    homeForm(ctx, infoLine),
+    S.homeCode ? null : gamesPanel(ctx));
+}
+
+/** A game's name in the page's language (`game.<id>.name`), else its id. */
+export const gameName = (id) => (has(`game.${id}.name`) ? t(`game.${id}.name`) : id);
+
+/** The games to choose from, once the server listed more than one (a server of
+ * one game needs no choice; nothing on the page above this moves when it comes). */
+function gamesPanel(ctx) {
+  const { S, act } = ctx;
+  const games = S.games || [];
+  if (games.length < 2) return null;
+  const chosen = S.homeGame && games.some((g) => g.id === S.homeGame) ? S.homeGame
+    : (games.find((g) => g.id === DEFAULT_GAME) || games[0]).id;
+  return h('section', { class: 'panel games', 'aria-labelledby': 'games-title', 'data-testid': 'games' },
+    h('h2', { id: 'games-title' }, t('home.games')),
+    h('div', { class: 'game-list', role: 'radiogroup', 'aria-labelledby': 'games-title' },
+      games.map((g) => {
+        const seats = g.seats || {};
+        let players = null;
+        if (Number.isInteger(seats.min) && seats.min === seats.max) players = t('home.seatsExact', { n: seats.min });
+        else if (Number.isInteger(seats.min) && Number.isInteger(seats.max)) players = t('home.seats', { from: seats.min, to: seats.max });
+        return h('label', { key: g.id, class: `game-choice ${g.id === chosen ? 'chosen' : ''}` },
+          h('input', {
+            type: 'radio', name: 'game', value: g.id, checked: g.id === chosen, 'data-testid': `game-${g.id}`,
+            onchange: () => act.chooseGame(g.id),
+          }),
+          h('span', { class: 'game-text' },
+            h('span', { class: 'game-name' }, gameName(g.id)),
+            players ? h('span', { class: 'game-seats' }, players) : null,
+            has(`game.${g.id}.about`) ? h('span', { class: 'game-about' }, t(`game.${g.id}.about`)) : null));
+      })));
 }
 
 /** R18.1: a room already playing, or full, may be watched (unless its host said no). */

@@ -1,11 +1,13 @@
-// The lobby: the room code with its link and QR code, the players with their
-// presence (the host can remove them, computer players too), whether the room is
-// locked (a removal locks it; only the host opens it again), computer players to
-// add (the host), the options (the host sets them), Start, and Leave.
+// The lobby, the same for every game: the room code with its link and QR code,
+// the players with their presence (the host can remove them, computer players
+// too), whether the room is locked (a removal locks it; only the host opens it
+// again), computer players to add (the host), the game's options as GET
+// /api/games lists them (the host sets them), Start, and Leave.
 
 import { h } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, has } from '../i18n.js';
 import { playerById } from '../state.js';
+import { gameId, gameModule } from '../games.js';
 import { qrModule } from '../lazy.js';
 import { codeGroups, formatCode } from '../net/api.js';
 import { BotLevel } from '../protocol.js';
@@ -23,6 +25,7 @@ export function lobby(ctx) {
   const link = `${publicBase()}/r/${v.code}`;
   const canShare = typeof navigator.share === 'function';
   const hostName = playerById(v, v.host) ? nameOf(v, v.host) : '';
+  const seats = seatRule(S);
   return h('div', { class: 'lobby' },
     v.watching ? watchBar(ctx) : null, // R18.1
     // a rematch brought everyone back here (R16.5): said on the page itself, covering nothing
@@ -64,18 +67,29 @@ export function lobby(ctx) {
     isHost
       ? h('button', {
         type: 'button', class: 'btn primary wide big', 'data-testid': 'start-game',
-        disabled: v.players.length < 2 || pending(ctx), onclick: act.start,
-      }, v.players.length < 2 ? t('lobby.needTwo') : t('lobby.start'))
+        disabled: v.players.length < seats.min || pending(ctx), onclick: act.start,
+      }, v.players.length < seats.min ? t('lobby.needTwo') : t('lobby.start'))
       : h('p', { class: 'note center' }, t('lobby.waitHost', { name: hostName })),
     v.watching ? h('p', { class: 'note' }, t('watch.note')) : h('button', {
       type: 'button', class: 'btn wide leave', 'data-testid': 'leave-room', onclick: act.askLeave,
     }, t('leave.button')));
 }
 
-/** The host adds computer players (R17.1) up to 8 seats, at a level. */
+/** The room's game as GET /api/games lists it (null before the list came). */
+export function gameInfo(S, id) {
+  return (S.games || []).find((g) => g.id === id) || null;
+}
+
+/** The game's seat range (GET /api/games), else 2 to 8. */
+function seatRule(S) {
+  const seats = (gameInfo(S, gameId(S.view)) || {}).seats || {};
+  return { min: Number.isInteger(seats.min) ? seats.min : 2, max: Number.isInteger(seats.max) ? seats.max : 8 };
+}
+
+/** The host adds computer players (R17.1) up to the game's seats, at a level. */
 function botsPanel(ctx) {
   const { S, act } = ctx;
-  const full = S.view.players.length >= 8;
+  const full = S.view.players.length >= seatRule(S).max;
   return h('section', { class: 'panel bots', 'aria-label': t('lobby.addBot') },
     h('label', { class: 'field' },
       h('span', null, t('lobby.botLevel')),
@@ -129,38 +143,75 @@ function lockPanel(ctx, isHost) {
     }, locked ? t('lobby.unlock') : t('lobby.lock')) : null);
 }
 
-/** The room's options (R13 discard-pile draws, R14 time per draw, R15 limit): the host sets them in the lobby (R16.1). */
+/** The room's options: the game's own as GET /api/games lists them (each with
+ * its choices), else as the game's module knows them, else the view's own; the
+ * host sets them in the lobby (R16.1). A yes/no option is a check box, any other
+ * a list. Names and values are the game's words (its module's `optionLabel`,
+ * `optionValue`), else the strings `opt.<name>` / `opt.<name>.<value>`, else
+ * the option's name and value themselves: an option nobody translated still
+ * shows, and never breaks the page. */
 function optionsPanel(ctx, isHost) {
   const { S, act } = ctx;
   const o = { ...S.view.options, ...(S.optionsDraft || {}) };
   const dis = !isHost || S.conn !== 'open';
-  const ds = o.draw_seconds == null ? 'none' : String(o.draw_seconds);
+  const specs = optionSpecs(S);
   return h('section', { class: `panel options ${flash(ctx, Highlight.OPTIONS)}`, 'aria-label': t('lobby.options') },
     h('h2', null, t('lobby.options')),
-    h('label', { class: 'field' },
-      h('span', null, t('opt.limit')),
-      h('select', {
-        'data-testid': 'option-limit', disabled: dis, value: String(o.limit),
-        onchange: (e) => act.setOption({ limit: Number(e.target.value) }),
-      }, [50, 100, 150].map((n) => h('option', { key: n, value: String(n), selected: o.limit === n }, t('opt.limitValue', { count: n }))))),
-    h('label', { class: 'field' },
-      h('span', null, t('opt.drawSeconds')),
-      h('select', {
-        'data-testid': 'option-draw-seconds', disabled: dis, value: ds,
-        onchange: (e) => act.setOption({ draw_seconds: e.target.value === 'none' ? null : Number(e.target.value) }),
-      }, ['30', '45', '60', 'none'].map((s) => h('option', { key: s, value: s, selected: s === ds },
-        s === 'none' ? t('opt.noLimit') : t('opt.secondsValue', { count: Number(s) }))))),
-    h('label', { class: 'check' },
-      h('input', {
-        type: 'checkbox', 'data-testid': 'option-discard-draw', disabled: dis, checked: !!o.discard_draw,
-        onchange: (e) => act.setOption({ discard_draw: e.target.checked }),
-      }),
-      t('opt.discardDraw')),
-    h('label', { class: 'check' }, // R18.1: on by default
-      h('input', {
-        type: 'checkbox', 'data-testid': 'option-watchers', disabled: dis, checked: o.watchers !== false,
-        onchange: (e) => act.setOption({ watchers: e.target.checked }),
-      }),
-      t('opt.watchers')),
+    Object.entries(specs).map(([name, spec]) => optionField(name, spec, o[name], dis, act, gameModule(gameId(S.view)))),
     isHost ? null : h('p', { class: 'note' }, t('lobby.hostSets')));
+}
+
+/** name -> {default, choices}: the listed options in the game module's order. */
+function optionSpecs(S) {
+  const id = gameId(S.view);
+  const game = gameModule(id);
+  const listed = (gameInfo(S, id) || {}).options;
+  const known = (game && game.options) || {};
+  const specs = {};
+  for (const name of Object.keys(known)) if (!listed || name in listed) specs[name] = known[name];
+  for (const [name, spec] of Object.entries(listed || {})) specs[name] = spec;
+  for (const [name, value] of Object.entries(S.view.options || {})) {
+    if (!(name in specs)) specs[name] = { default: value, choices: typeof value === 'boolean' ? [true, false] : [value] };
+  }
+  return specs;
+}
+
+const choiceKey = (value) => (value === null ? 'none' : String(value));
+
+function optionLabel(game, name) {
+  const own = game && game.optionLabel ? game.optionLabel(name) : null;
+  if (own) return own;
+  return has(`opt.${name}`) ? t(`opt.${name}`) : name;
+}
+
+function optionValue(game, name, value) {
+  const own = game && game.optionValue ? game.optionValue(name, value) : null;
+  if (own) return own;
+  const key = `opt.${name}.${choiceKey(value)}`;
+  return has(key) ? t(key) : value === null ? '—' : String(value);
+}
+
+function optionField(name, spec, current, disabled, act, game) {
+  const choices = Array.isArray(spec.choices) ? spec.choices : [];
+  const testid = `option-${name.replace(/_/g, '-')}`;
+  const value = current === undefined ? spec.default : current;
+  if (choices.length && choices.every((c) => typeof c === 'boolean')) {
+    return h('label', { key: name, class: 'check' },
+      h('input', {
+        type: 'checkbox', 'data-testid': testid, disabled, checked: !!value,
+        onchange: (e) => act.setOption({ [name]: e.target.checked }),
+      }),
+      optionLabel(game, name));
+  }
+  const list = choices.some((c) => choiceKey(c) === choiceKey(value)) ? choices : [value, ...choices];
+  return h('label', { key: name, class: 'field' },
+    h('span', null, optionLabel(game, name)),
+    h('select', {
+      'data-testid': testid, disabled, value: choiceKey(value),
+      onchange: (e) => {
+        const chosen = list.find((c) => choiceKey(c) === e.target.value);
+        if (chosen !== undefined) act.setOption({ [name]: chosen });
+      },
+    }, list.map((c) => h('option', { key: choiceKey(c), value: choiceKey(c), selected: choiceKey(c) === choiceKey(value) },
+      optionValue(game, name, c)))));
 }

@@ -7,8 +7,9 @@ import { h } from '../dom.js';
 import { t, formatNumber } from '../i18n.js';
 import { rank, suitGlyph, isRed, short } from '../cards.js';
 import { playerById } from '../state.js';
-import { describe, Mark } from '../events.js';
-import { BotLevel, ClientEvent, EventKind } from '../protocol.js';
+import { describe } from '../events.js';
+import { BotLevel, ClientEvent } from '../protocol.js';
+import { gameOf } from '../games.js';
 
 /** Taps wait: for the answer to the last action, or for the connection to come back. */
 export function pending(ctx) {
@@ -40,7 +41,7 @@ export function nameOf(v, id) {
   return p ? playerName(p) : '?';
 }
 
-/** A number shown on its own (a total, a sum, a crisp bonus): formatted for the
+/** A number shown on its own (a total, a sum, a bonus): formatted for the
  * language and isolated left to right, so "−5" never shows as "5−" on a
  * right-to-left page. `signed`: "+5" for a positive number. */
 export function num(n, { signed = false, ...props } = {}) {
@@ -56,23 +57,22 @@ export function nameEl(name, props = {}) {
 export function eventText(S, ev) {
   const you = S.view ? S.view.you : null;
   const name = (id) => (id === you ? t('you') : nameIn(S, id));
-  return describe(ev, { you, name }).text || '';
+  return describe(ev, { you, name }, gameOf(S.view)).text || '';
 }
 
 /** A player's shown name from what the state remembers (also after they left). */
-function nameIn(S, id) {
+export function nameIn(S, id) {
   if (S.names && id in S.names) return shownName(S.names[id], !!(S.bots && S.bots[id]));
   return (S.view && nameOf(S.view, id)) || '?';
 }
 
-/** A notice's text (update.js `notices`): a crisp call, a timeout, the new host,
- * another player's Queen on your card, your seat played while you were away. */
+/** A notice's text (update.js `notices`): the new host, your seat played while
+ * you were away, or the game's own words (its `noticeText`), else its log line. */
 export function noticeText(S, notice) {
   const ev = notice.ev;
-  const you = S.view ? S.view.you : null;
-  if (ev.kind === EventKind.CRISP) {
-    return ev.player === you ? t('crisp.bannerYou') : t('crisp.banner', { name: nameIn(S, ev.player) });
-  }
+  const game = gameOf(S.view);
+  const own = game && game.noticeText ? game.noticeText(S, notice, (id) => nameIn(S, id)) : null;
+  if (own) return own;
   if (ev.kind === ClientEvent.PLAYED_FOR_YOU) {
     const base = t('notice.playedForYou');
     return ev.from !== ev.to ? `${base} ${t('notice.totalNow', { from: ev.from, to: ev.to })}` : base;
@@ -111,8 +111,7 @@ const TAGS = {
   away: () => h('span', { class: 'tag tag-away', 'data-testid': 'away-badge', title: t('seat.awayLabel') },
     t('seat.away')),
   dealer: () => h('span', { class: 'tag', title: t('seat.dealer') }, t('seat.dealerShort')),
-  crisp: () => h('span', { class: 'tag tag-crisp' }, t('seat.crisp')),
-  final: () => h('span', { class: 'tag tag-final', 'data-testid': 'tag-final', title: t('seat.finalLabel') }, t('seat.finalToCome')),
+  game: (tags) => tags, // the game's own tags (its table's), in the order it gives them
   // a human whose connection is gone, not yet away (R17.3): the computer steps in soon (R17.2)
   offline: () => h('span', { class: 'tag tag-off', 'data-testid': 'offline-badge', title: t('seat.offlineLabel') },
     `⚠ ${t('lobby.offline')}`),
@@ -121,7 +120,8 @@ const TAGS = {
 };
 
 /** The tags beside a player's name, always in the same order; `on` says which
- * apply, e.g. `seatTags({dealer: true, offline: !p.connected})` (`bot` holds the level). */
+ * apply, e.g. `seatTags({dealer: true, offline: !p.connected})` (`bot` holds the
+ * level; `game`: the game's own tags, already drawn). */
 export function seatTags(on) {
   return Object.keys(TAGS).filter((kind) => on[kind]).map((kind) => TAGS[kind](on[kind]));
 }
@@ -134,12 +134,6 @@ export function presenceTags(p) {
     away: !p.is_bot && !!p.away,
     offline: !p.is_bot && !p.connected && !p.away,
   };
-}
-
-/** This player has confirmed (players[].ready is a protocol addition; the local flag covers the wait for the answer). */
-export function isReady(S, v) {
-  const me = playerById(v, v.you);
-  return S.readyRound === v.round || !!(me && me.ready);
 }
 
 /** A card's face, or its back when `card` is null (not known). The face: rank
@@ -167,25 +161,6 @@ export function faceLabel(card, label) {
  * so the control's visible text stays what its name holds. */
 export function countBadge(n) {
   return h('span', { class: 'count', 'aria-hidden': 'true', 'data-n': formatNumber(n) });
-}
-
-const MARK_ICONS = { [Mark.QUEEN]: '⇄', [Mark.LOOK]: '◉', [Mark.SWAP]: '↻' };
-
-/** The mark on a card position a move changed (events.js `Mark`), the table's and
- * the replay's; null for none. */
-export function markBadge(kind) {
-  return kind ? h('span', { class: 'mark', 'aria-hidden': 'true', 'data-icon': MARK_ICONS[kind] || MARK_ICONS[Mark.SWAP] }) : null;
-}
-
-/** How many of the Kings played this turn show beside the piles (R9.3): the last ones. */
-export const KINGS_SHOWN = 2;
-
-/** The Kings played this turn, face up, the last `KINGS_SHOWN` of them (on a crowded
- * table tucked under the drawn card, their corners showing: app.css). */
-export function kingStack(kings) {
-  return h('span', { class: 'kingstack', 'aria-hidden': 'true' }, kings.slice(-KINGS_SHOWN).map((k, i) => h('span', {
-    key: i, class: cardClass(k, 'king-card'), 'data-card': k,
-  }, cardContent(k))));
 }
 
 export function cardClass(card, extra = '') {

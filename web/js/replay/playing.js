@@ -2,16 +2,18 @@
 // GET /api/rooms/{code}/rounds/{n} once a round is over (a player sends its seat's
 // token; a watcher none: R18.2 lets anyone see them while watching is on).
 //
-// - The replay (`state.replay`): opened from the results (render/results.js),
-//   shown by render/replay.js as the steps of steps.js, playing by itself at a
-//   readable pace (steps.js `stepMs`) until paused, stepped by hand both ways.
-// - The review (`state.review`): on a player's own round results, "What you
-//   remembered" (render/memory.js) is that round's `memory` for this seat; asked
-//   for once per round, as soon as the results come (routing.js `receive`).
+// This is the replay's shell; what a record looks like is the room's game's
+// (its module's `replaySteps`, `stepMs`, `replayScreen`, `reviewRound`, games.js).
+// - The replay (`state.replay`): opened from the game's results, shown by the
+//   game's `replayScreen` as the steps of its `replaySteps`, playing by itself at a
+//   readable pace (`stepMs`) until paused, stepped by hand both ways.
+// - The review (`state.review`): on a player's own results, the game's review
+//   of the record it names (`reviewRound`; Crisp's "What you remembered" is that
+//   round's `memory` for this seat); asked for once per round, as soon as the
+//   results come (routing.js `receive`).
 
 import * as api from '../net/api.js';
-import { Status } from '../protocol.js';
-import { replaySteps, stepMs } from './steps.js';
+import { gameOf } from '../games.js';
 import { loadSeat } from '../storage.js';
 import { getState, setState } from '../store.js';
 import { errorMessage } from '../update.js';
@@ -39,7 +41,9 @@ export async function openReplay(round) {
   try {
     const data = await api.roundReplay(code, round, tokenOf(S));
     if (!isOpen(code, round)) return;
-    setState({ replay: { code, round, data, steps: replaySteps(data), step: 0, playing: true } });
+    const game = gameOf(getState().view);
+    if (!game || !game.replaySteps) return;
+    setState({ replay: { code, round, data, steps: game.replaySteps(data), step: 0, playing: true } });
     schedule();
   } catch (e) {
     if (isOpen(code, round)) setState({ replay: { code, round, error: errorMessage(e.code, e.message) } });
@@ -93,16 +97,23 @@ function schedule() {
     if (now !== r) return; // closed, stepped by hand or paused meanwhile
     setState({ replay: { ...now, step: now.step + 1 } });
     schedule();
-  }, stepMs(r.steps[r.step]));
+  }, stepMsOf(r.steps[r.step]));
 }
 
-/** A player's round results are on screen: fetch that round's memory review once
+const STEP_MS = 1200;
+
+function stepMsOf(step) {
+  const game = gameOf(getState().view);
+  return game && game.stepMs ? game.stepMs(step) : STEP_MS;
+}
+
+/** A player's results are on screen: fetch the record its game reviews, once
  * (R18.3). Not for a watcher: it remembered nothing. */
 export async function reviewIfOver(S) {
   const v = S.view;
-  const over = v && (v.status === Status.ROUND_OVER || v.status === Status.GAME_OVER);
-  if (!over || S.watching || !v.last_round || !v.you) return;
-  const round = v.last_round.round;
+  const game = gameOf(v);
+  const round = v && game && game.reviewRound ? game.reviewRound(v) : null;
+  if (round == null || S.watching || !v.you) return;
   const code = S.code;
   const had = S.review;
   if (had && had.code === code && had.round === round) return;

@@ -4,12 +4,13 @@
 // Queen's confirmation once both cards are chosen (R8: nothing is sent before
 // Confirm); a watcher's bar (R18.1: nobody's seat, nothing to tap).
 
-import { h } from '../../dom.js';
-import { t, formatSeconds } from '../../i18n.js';
-import { ActionType, Status } from '../../protocol.js';
-import { canCrisp, crispEnd } from '../../state.js';
-import { pending, nameOf, isReady } from '../parts.js';
-import { watchBar } from '../watch.js';
+import { h } from '../../../dom.js';
+import { t, formatSeconds } from '../../../i18n.js';
+import { ActionType, Status } from '../protocol.js';
+import { canCrisp, crispEnd } from '../rules.js';
+import { pending, nameOf } from '../../../render/parts.js';
+import { isReady } from '../parts.js';
+import { watchBar } from '../../../render/watch.js';
 
 /** The dock's content: the watcher's bar, Ready, the Queen's confirmation or the actions. */
 export function dock(ctx) {

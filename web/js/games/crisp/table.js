@@ -10,10 +10,10 @@
 // the view shows is drawn: a card is face up only when this player may know it
 // (R16.3).
 
-import { h } from '../dom.js';
-import { t, formatNumber } from '../i18n.js';
-import { changedSlots } from '../events.js';
-import { nameEl, seatOrder, offlineStrip, logList, playerName } from './parts.js';
+import { h } from '../../dom.js';
+import { t, formatNumber } from '../../i18n.js';
+import { changedSlots } from './events.js';
+import { nameEl, seatOrder, offlineStrip, logList, playerName } from '../../render/parts.js';
 import { statusBar } from './table/status.js';
 import { seat } from './table/seats.js';
 import { noticeLine } from './table/notice.js';

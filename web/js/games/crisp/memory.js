@@ -3,12 +3,12 @@
 // when the two differ, who changed it and when ("Budi's Queen, turn 9"). From the
 // round's replay (`state.review`, replay/playing.js); never for a watcher.
 
-import { h } from '../dom.js';
-import { t } from '../i18n.js';
-import { short, cardName, isRed } from '../cards.js';
-import { EventKind } from '../protocol.js';
-import { moveAt, turnOf } from '../replay/steps.js';
-import { nameOf } from './parts.js';
+import { h } from '../../dom.js';
+import { t } from '../../i18n.js';
+import { short, cardName, isRed } from '../../cards.js';
+import { EventKind } from './protocol.js';
+import { moveAt, turnOf } from './steps.js';
+import { nameOf } from '../../render/parts.js';
 
 /** A card in a sentence: left to right whatever the page's direction ("9♥" has no
  * letter to set its own, and an Arabic sentence would show it "♥9"). */

@@ -8,8 +8,8 @@
 // kings (beside the piles, R9.3), marks {markKey(player, slot): a Mark (events.js):
 // look, swap or queen}, the positions the move touched, as the live table marks them}.
 
-import { Mark } from '../events.js';
-import { EventKind, SLOTS, Slot, Source } from '../protocol.js';
+import { Mark } from './events.js';
+import { EventKind, SLOTS, Slot, Source } from './protocol.js';
 
 /** The key of a card position in a step's `marks`. */
 export const markKey = (player, slot) => `${player}:${slot}`;

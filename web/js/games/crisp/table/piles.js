@@ -4,15 +4,16 @@
 // unless it came from the discard pile (R16.4: that one is public; a stock card
 // only its drawer sees, R16.3).
 
-import { h } from '../../dom.js';
-import { t } from '../../i18n.js';
-import { cardName } from '../../cards.js';
-import { Source } from '../../protocol.js';
-import { canDraw, canDrawDiscard } from '../../state.js';
-import { Highlight } from '../../events.js';
+import { h } from '../../../dom.js';
+import { t } from '../../../i18n.js';
+import { cardName } from '../../../cards.js';
+import { Source } from '../protocol.js';
+import { canDraw, canDrawDiscard } from '../rules.js';
+import { Highlight } from '../events.js';
 import {
-  pending, flash, nameOf, cardContent, cardClass, faceLabel, countBadge, kingStack, KINGS_SHOWN,
-} from '../parts.js';
+  pending, flash, nameOf, cardContent, cardClass, faceLabel, countBadge,
+} from '../../../render/parts.js';
+import { kingStack, KINGS_SHOWN } from '../parts.js';
 
 export function center(ctx) {
   const { S, now, act } = ctx;

@@ -6,13 +6,14 @@
 // card (events.js changedSlots) and the seat's tags and total are drawn the same
 // way on your own cards (hand.js).
 
-import { h } from '../../dom.js';
-import { t } from '../../i18n.js';
-import { SLOTS, Status } from '../../protocol.js';
-import { seatKey, slotKey, movesText } from '../../events.js';
+import { h } from '../../../dom.js';
+import { t } from '../../../i18n.js';
+import { SLOTS, Status } from '../protocol.js';
+import { seatKey, slotKey, movesText } from '../events.js';
 import {
-  pending, flash, nameOf, num, seatTags, presenceTags, cardContent, cardClass, playerName, namedAsBot, hostMark, markBadge,
-} from '../parts.js';
+  pending, flash, nameOf, num, presenceTags, cardContent, cardClass, playerName, namedAsBot, hostMark,
+} from '../../../render/parts.js';
+import { seatTags, markBadge } from '../parts.js';
 
 /** The tags of a seat at the table: the dealer while the cards are dealt and
  * looked at (the player after them starts, R2.6), and the player who called crisp. */

@@ -4,13 +4,14 @@
 // the winners (R12.6). Next round / Rematch for the host, "ready for the next
 // round" for the others (R16.5).
 
-import { h } from '../dom.js';
-import { t, listOf } from '../i18n.js';
-import { short, cardName, isRed } from '../cards.js';
-import { Status } from '../protocol.js';
-import { pending, nameOf, nameEl, num, seatOrder, seatTags, isReady, logPanel, playerName } from './parts.js';
+import { h } from '../../dom.js';
+import { t, listOf } from '../../i18n.js';
+import { short, cardName, isRed } from '../../cards.js';
+import { Status } from './protocol.js';
+import { pending, nameOf, nameEl, num, seatOrder, logPanel, playerName } from '../../render/parts.js';
+import { seatTags, isReady } from './parts.js';
 import { memoryPanel } from './memory.js';
-import { watchBar } from './watch.js';
+import { watchBar } from '../../render/watch.js';
 
 export function results(ctx) {
   const { S, act } = ctx;

@@ -4,15 +4,16 @@
 // host's crown (R17.4), your tags and running total, and on a crowded table
 // those flags on the box's edge instead.
 
-import { h } from '../../dom.js';
-import { t } from '../../i18n.js';
-import { cardName } from '../../cards.js';
-import { ActionType, SLOTS } from '../../protocol.js';
-import { playerById } from '../../state.js';
-import { slotKey } from '../../events.js';
+import { h } from '../../../dom.js';
+import { t } from '../../../i18n.js';
+import { cardName } from '../../../cards.js';
+import { ActionType, SLOTS } from '../protocol.js';
+import { playerById } from '../../../state.js';
+import { slotKey } from '../events.js';
 import {
-  pending, flash, nameEl, seatTags, cardContent, cardClass, faceLabel, hostMark, markBadge,
-} from '../parts.js';
+  pending, flash, nameEl, cardContent, cardClass, faceLabel, hostMark,
+} from '../../../render/parts.js';
+import { seatTags, markBadge } from '../parts.js';
 import { tableTags, markProps, markSaid, seatTotal } from './seats.js';
 
 export function mine(ctx, marks) {

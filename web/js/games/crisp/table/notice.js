@@ -5,13 +5,14 @@
 // or the last move; and the Hide (a peek) and Cancel (the Queen's choice, R8)
 // buttons.
 
-import { h } from '../../dom.js';
-import { t, text } from '../../i18n.js';
-import { short, cardName, isRed } from '../../cards.js';
-import { ActionType, ClientEvent, EventKind, SLOTS, Source, Status } from '../../protocol.js';
-import { canDraw, canDrawDiscard, canCrisp } from '../../state.js';
-import { currentNotice } from '../../update.js';
-import { isReady, eventText, noticeText } from '../parts.js';
+import { h } from '../../../dom.js';
+import { t, text } from '../../../i18n.js';
+import { short, cardName, isRed } from '../../../cards.js';
+import { ActionType, ClientEvent, EventKind, SLOTS, Source, Status } from '../protocol.js';
+import { canDraw, canDrawDiscard, canCrisp } from '../rules.js';
+import { currentNotice } from '../../../update.js';
+import { eventText, noticeText } from '../../../render/parts.js';
+import { isReady } from '../parts.js';
 
 /** The events the notice line may fall back on (the last move, never "X's turn":
  * the turn line says whose turn it is). */

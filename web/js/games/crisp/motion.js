@@ -6,9 +6,9 @@
 // tap never lands on a moving target. Off with `prefers-reduced-motion`.
 // Only public faces travel face up (a discard, a card taken from the discard pile).
 
-import { h, patch } from './dom.js';
+import { h, patch } from '../../dom.js';
 import { EventKind, Source } from './protocol.js';
-import { cardContent, cardClass } from './render/parts.js';
+import { cardContent, cardClass } from '../../render/parts.js';
 
 const MS = 420;
 

@@ -5,13 +5,14 @@
 // a Queen's exchange), the stock (its top card face up), the pile, the card drawn
 // and the Kings beside the piles; the move in words; the controls.
 
-import { h } from '../dom.js';
-import { t, text } from '../i18n.js';
-import { short, cardName } from '../cards.js';
-import { describe } from '../events.js';
-import { EventKind, SLOTS, Source } from '../protocol.js';
-import { markKey } from '../replay/steps.js';
-import { cardClass, cardContent, countBadge, kingStack, markBadge, nameOf, seatOrder } from './parts.js';
+import { h } from '../../dom.js';
+import { t, text } from '../../i18n.js';
+import { short, cardName } from '../../cards.js';
+import { describe } from './events.js';
+import { EventKind, SLOTS, Source } from './protocol.js';
+import { markKey } from './steps.js';
+import { cardClass, cardContent, countBadge, nameOf, seatOrder } from '../../render/parts.js';
+import { kingStack, markBadge } from './parts.js';
 
 /** A card in a sentence: left to right whatever the page's direction ("9♥" has no
  * letter to set its own, and an Arabic sentence would show it "♥9"). */

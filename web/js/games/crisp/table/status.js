@@ -5,12 +5,12 @@
 // 2 s before the next player may start, R10.4; in the peek phase the time left
 // to look, R16.2).
 
-import { h } from '../../dom.js';
-import { t } from '../../i18n.js';
-import { Status } from '../../protocol.js';
-import { Highlight } from '../../events.js';
-import { flash, nameOf } from '../parts.js';
-import { watchersChip } from '../watch.js';
+import { h } from '../../../dom.js';
+import { t } from '../../../i18n.js';
+import { Status } from '../protocol.js';
+import { Highlight } from '../events.js';
+import { flash, nameOf } from '../../../render/parts.js';
+import { watchersChip } from '../../../render/watch.js';
 
 export function statusBar(ctx) {
   const { S, now } = ctx;
