@@ -22,7 +22,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from crisp.server.context import ServerContext, start_context, stop_context
 from crisp.server.edge.bodylimit import MAX_BODY_BYTES, BodyLimit
 from crisp.server.edge.transport import GUARD_KEY
-from crisp.server.http import games, moves, rounds, testclock
+from crisp.server.http import games, rounds, seat_move_routes, testclock
 from crisp.server.http.api import router
 from crisp.server.http.errors import install_handlers
 from crisp.server.http.headers import SecurityHeaders
@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None, *, hooks: ServerHooks | None = 
     install_handlers(app, the_hooks)
     app.include_router(router)
     app.include_router(games.router)  # v2: GET /api/games
-    app.include_router(moves.router)  # R18.5
+    app.include_router(seat_move_routes.router)  # R18.5
     app.include_router(rounds.router)  # R18.2, R18.3
     if settings.clock == "manual":  # a test hook (settings: test hooks on)
         app.include_router(testclock.router)

@@ -1,5 +1,5 @@
 """HTTP: `api` the lobby routes (protocol.md "HTTP"), `games` the games hosted (v2:
-GET /api/games, the game a new room names), `moves` moving a seat to another
+GET /api/games, the game a new room names), `seat_move_routes` moving a seat to another
 device (R18.5), `errors` every error answered
 as `{"error": {...}}`, `static`, `shell`, `webassets` and `headers` the web client
 and its delivery, `testclock` the manual clock's test hook.

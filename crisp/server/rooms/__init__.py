@@ -8,7 +8,8 @@
 - `scheduler` wakes rooms at their deadlines, `leases` presence that survives
   crashes (R17.3), both `loops.StoreLoop`s on `serverclock`, the one clock seam;
 - `computer_seats` the seats the computer plays (R17); `look_ledger` owed looks
-  (R16.3); `seat_moves` moving a seat to another device with a one-time code (R18.5).
+  (R16.3); `seat_moves` moving a seat to another device with a one-time code (R18.5);
+  `watch_count` the watchers counted in the document (R18.1).
 
 May import: `crisp.engine`, `crisp.bots`, `crisp.store`, `crisp.games`, `crisp.server.wire`,
 `crisp.server.ops`, `crisp.server.edge`. Never sockets or HTTP.

@@ -29,7 +29,7 @@ with one is closed with 4403. `saves` holds the ids of the room's last saves, so
 process whose save's outcome was unknown can learn later whether it landed.
 `computer` holds the seats the computer plays, their memories and next moves
 (computer_seats.py); it is never published. `watchers` holds the connection ids
-of the watchers (R18.1, rooms/watchers.py): only their number is published.
+of the watchers (R18.1, rooms/watch_count.py): only their number is published.
 `record` says where each round's record is in the room's log (R18.2,
 rooms/round_record.py).
 

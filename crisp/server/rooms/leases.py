@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Protocol
 from crisp.server.ops.logs import fields
 from crisp.server.rooms.loops import StoreLoop
 from crisp.server.rooms.serverclock import Clock
-from crisp.server.rooms.watchers import WATCHER_SEAT, WatchRefused, unwatch, watch
+from crisp.server.rooms.watch_count import WATCHER_SEAT, WatchRefused, unwatch, watch
 from crisp.server.wire.failures import RoomNotFound
 from crisp.store import Lease, Store, StoreUnavailable
 

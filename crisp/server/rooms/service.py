@@ -40,7 +40,7 @@ from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.serverclock import Clock
-from crisp.server.rooms.watchers import closed_to_watchers
+from crisp.server.rooms.watch_count import closed_to_watchers
 from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from crisp.store import Store, StoreUnavailable
 

@@ -166,7 +166,7 @@ async def _hello(
         await ws.close(CloseCode.KICKED, "removed from the room")
         return None
     said_hello(ws)
-    if player_id == WATCHER_SEAT and room_code is not None:  # R18.1 (sockets/watcher.py)
+    if player_id == WATCHER_SEAT and room_code is not None:  # R18.1 (sockets/watcher_socket.py)
         return await serve_watcher(ws, ctx, client, room_code)
     return player_id, token
 

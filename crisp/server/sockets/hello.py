@@ -14,8 +14,8 @@ from starlette.websockets import WebSocket
 
 from crisp.engine import ErrorCode
 from crisp.server.context import ServerContext
-from crisp.server.rooms.watchers import WATCHER_SEAT
-from crisp.server.sockets.watcher import serve_watcher
+from crisp.server.rooms.watch_count import WATCHER_SEAT
+from crisp.server.sockets.watcher_socket import serve_watcher
 from crisp.server.wire.client import Hello
 from crisp.server.wire.frames import error_message
 

@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import InvalidMessage, InvalidStatus
 
 from crisp.server.rooms.leases import LeaseTimes
-from crisp.server.rooms.watchers import unwatch
+from crisp.server.rooms.watch_count import unwatch
 from tests.support.audit import audit_against_replays, audit_watcher, deal_of
 from tests.support.decks import deck
 from tests.support.play import drive_all, finished, simple_policy

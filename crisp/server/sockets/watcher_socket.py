@@ -5,7 +5,7 @@ The endpoint checks the Origin, the hello and that the room exists (an unknown
 room spends one of the client's look-ups, like a seat's hello), then hands the
 socket here. A watcher:
 - holds a presence lease (`Lease(code, WATCHER_SEAT, connection id)`) and is
-  counted in the room document (rooms/watchers.py): refused with 4403 when the
+  counted in the room document (rooms/watch_count.py): refused with 4403 when the
   host turned watching off, 4413 when the room has 50 watchers;
 - gets its updates from the same fan-out as the seats (hub.py), projected for
   nobody's seat (`Connection(watcher=True)`: `you` null, `watching` true, nothing
@@ -29,7 +29,7 @@ from crisp.engine import ErrorCode
 from crisp.server.context import ServerContext
 from crisp.server.edge.guards import loads_bounded
 from crisp.server.ops.logs import fields
-from crisp.server.rooms.watchers import WATCHER_SEAT, WatchRefused, unwatch, watch
+from crisp.server.rooms.watch_count import WATCHER_SEAT, WatchRefused, unwatch, watch
 from crisp.server.sockets import lag
 from crisp.server.sockets.connection import Connection
 from crisp.server.sockets.reading import read_messages
@@ -38,7 +38,7 @@ from crisp.server.wire.failures import RoomBusy, RoomNotFound
 from crisp.server.wire.vocabulary import CloseCode, EndReason, Refusal, ServerErrorCode
 from crisp.store import StoreUnavailable
 
-log = logging.getLogger("crisp.server.sockets.watcher")
+log = logging.getLogger("crisp.server.sockets.watcher_socket")
 
 UNWATCH_S = 2.0  # at most this long to uncount a watcher whose socket ended (real time)
 

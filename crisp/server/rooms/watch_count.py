@@ -11,7 +11,7 @@ A watcher's socket holds a presence lease like a seat's (`Lease(code,
 WATCHER_SEAT, connection id)`, rooms/leases.py), so the watchers of a process that
 died are taken off the count once their leases run out (`expire`), by whichever
 process claims them. A graceful stop takes its watchers off the count at once
-(sockets/watcher.py): they have no presence to keep, and come back as new
+(sockets/watcher_socket.py): they have no presence to keep, and come back as new
 connections.
 """
 
