@@ -83,3 +83,23 @@ class Play:
 
     def last_version(self) -> int:
         return self.state.record[-1].version
+
+
+ALL = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+
+
+def deck(*first: str) -> tuple[str, ...]:
+    """A 52-card test deck (K10) starting with `first` (index 0 the top), then the
+    other cards in a fixed order."""
+    rest = [c for c in ALL if c not in first]
+    assert len(set(first)) == len(first)
+    return (*first, *rest)
+
+
+def started(decks: tuple[tuple[str, ...], tuple[str, ...]], seed: int = 1,
+            **options: Any) -> tuple[State, list[dict[str, Any]]]:
+    """A game started on test decks (K10) through the adapter."""
+    from crisp.games.api import Setup
+
+    state, evs = GAME.start(list(P), options, Setup(decks=decks), Ctx(0, random.Random(seed)))
+    return state, [e for e in (GAME.redact(ev, None) for ev in evs) if e is not None]
