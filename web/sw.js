@@ -28,12 +28,36 @@ const PAGE_PATH = /^\/(r\/[^/]+\/?)?$/;
 const ROOM_PATH = /^\/r\/([^/]+)\/?$/;
 const SEATS = 'crisp-seats';
 
+// Everything this worker is keeping (pages, and the files they name): a page asks
+// which versions are kept once the keeping begun before its question is over.
+let keeping = Promise.resolve();
+function track(work) {
+  keeping = Promise.all([keeping, work.catch(() => null)]);
+  return work;
+}
+
 self.addEventListener('install', (event) => {
-  event.waitUntil(keepPage(new Request('/')).catch(() => null).then(() => self.skipWaiting()));
+  event.waitUntil(track(keepPage(new Request('/'))).catch(() => null).then(() => self.skipWaiting()));
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
+});
+
+// A page's questions (app.js). 'claim': `claim()` above takes the pages that are
+// running then, not one still loading (its navigation began before this worker was
+// active): such a page asks to be taken. 'kept?': the versions whose files are kept,
+// answered once what is being kept now is (the page announces it: offline ready).
+self.addEventListener('message', (event) => {
+  const type = event.data && event.data.type;
+  if (type === 'claim') event.waitUntil(self.clients.claim());
+  else if (type === 'kept?' && event.source) {
+    event.waitUntil(keeping.then(() => caches.keys()).then((names) => {
+      const versions = names.filter((n) => n.startsWith(VERSION_CACHE))
+        .map((n) => n.slice(VERSION_CACHE.length));
+      event.source.postMessage({ type: 'kept', versions });
+    }));
+  }
 });
 
 self.addEventListener('fetch', (event) => {
@@ -54,7 +78,7 @@ async function page(req, url, event) {
   let res;
   try {
     res = await fetch(req);
-    if (res.ok) event.waitUntil(keep(url.pathname, res.clone()));
+    if (res.ok) event.waitUntil(track(keep(url.pathname, res.clone())));
   } catch (err) {
     const cache = await caches.open(PAGES);
     res = (await cache.match(url.pathname)) || (await cache.match('/'));

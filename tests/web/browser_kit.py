@@ -17,6 +17,8 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.web.conftest import SAFETY_MS
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 def seat_key(code: str) -> str:
@@ -67,6 +69,74 @@ def wait_view(page: Page, condition: str, timeout: float = 8000) -> dict[str, An
         )
         raise AssertionError(f"timed out waiting for {condition!r}; client: {state}") from None
     return view(page)
+
+
+# ---- waiting on what the page announces (issue 34): never for a guessed time
+#
+# Every wait below is for a state the page sets or a promise of the page's that
+# settles, bounded by a safety timeout that fires only on a real hang, and its
+# failure names what it waited for. tests/web/test_web_waits.py keeps sleeps out.
+
+
+def wait_js(page: Page, predicate: str, what: str, arg: Any = None,
+            timeout_ms: float = SAFETY_MS) -> Any:
+    """Until the JS `predicate` (a function of `arg`) holds in the page; its value.
+    On timeout: an AssertionError naming `what`."""
+    try:
+        return page.wait_for_function(predicate, arg=arg, timeout=timeout_ms).json_value()
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"waited {timeout_ms / 1000:g} s for {what}; it never came") from None
+
+
+_SETTLE = """([key, arg]) => {
+  const waits = (window.__crispWaits ||= {});
+  waits[key] = { done: false };
+  Promise.resolve().then(() => (SCRIPT)(arg)).then(
+    (value) => { waits[key] = { done: true, value }; },
+    (error) => { waits[key] = { done: true, error: String((error && error.stack) || error) }; });
+}"""
+_settles = iter(range(1 << 62))
+
+
+def settle(page: Page, script: str, arg: Any = None, *, what: str,
+           timeout_ms: float = SAFETY_MS) -> Any:
+    """Run the JS function `script` (async or not) on `arg` in the page and wait,
+    bounded, for its promise to settle; its value (Playwright's own evaluate of a
+    promise has no bound: a promise that never settles held a test for 300 s)."""
+    key = f"w{next(_settles)}"
+    head, tail = _SETTLE.split("SCRIPT")
+    page.evaluate(head + script + tail, [key, arg])
+    wait_js(page, "(k) => window.__crispWaits[k].done", what, key, timeout_ms)
+    out = page.evaluate(
+        "(k) => { const w = window.__crispWaits[k]; delete window.__crispWaits[k]; return w; }",
+        key)
+    if "error" in out:
+        raise AssertionError(f"{what}: {out['error']}")
+    return out.get("value")
+
+
+def switch_language(page: Page, lang: str) -> None:
+    """Switch the page to `lang` in place (window.crisp.language: its strings loaded,
+    the page redrawn), as the header's switch does."""
+    settle(page, "(l) => window.crisp.language(l)", lang,
+           what=f"the page redrawn in {lang!r} (window.crisp.language)")
+
+
+# The screen as it stays: every transition that ends (a finite animation, at most
+# `longest` ms long when given; spinners never end) is over.
+_SETTLED = """(longest) => document.getAnimations().every((a) => {
+  const end = a.effect.getComputedTiming().endTime;
+  return !Number.isFinite(end) || (longest !== null && end > longest)
+    || a.playState === 'finished';
+})"""
+
+
+def wait_settled(page: Page, longest_ms: float | None = None) -> None:
+    """Until the page's transitions (its finite animations) are over."""
+    what = "the page's transitions over"
+    if longest_ms is not None:
+        what += f" (those of at most {longest_ms:g} ms)"
+    wait_js(page, _SETTLED, what, longest_ms)
 
 
 def tap(page: Page, testid: str, **kw: Any) -> None:
@@ -164,16 +234,14 @@ def arm_crisp(page: Page) -> None:
             if (done) return;
             const b = document.querySelector('[data-testid="crisp-button"]');
             if (b && !b.disabled) { done = true; b.click(); }
-            if (done || Date.now() - started > 5000) {
-              clearInterval(timer);
-              observer.disconnect();
-            }
+            // disarmed once it clicked, or 5 s on (a window that passed unseen)
+            if (done || Date.now() - started > 5000) observer.disconnect();
           };
-          // at the very patch that enables it (a timer can be late on a busy machine)
+          // at the very patch that enables it (no timer: one can be late on a busy machine)
           const observer = new MutationObserver(tryClick);
           observer.observe(document.body, { subtree: true, childList: true, attributes: true,
             attributeFilter: ['disabled'] });
-          const timer = setInterval(tryClick, 5);
+          tryClick();
         }"""
     )
 
@@ -246,7 +314,7 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     the DevTools protocol, which the page's Content-Security-Policy does not govern."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))
-    return list(page.evaluate(AXE_RUN))
+    return list(settle(page, AXE_RUN, what="axe's checks of the page"))
 
 
 # Every face-up card on the page (table cards, the piles, the Kings, the drawn
@@ -310,36 +378,6 @@ def timer_seconds(page: Page) -> list[int]:
 
 
 # ---- holding one phone still at a moment of the game (the layout matrix)
-
-
-# The page waits for its own worker: active, `activated`, and in control of the page
-# (its `statechange` and `controllerchange` events), with a safety timeout that only
-# fires on a real hang and then says how far the worker got (a browser-side wait
-# with no bound hung a test for 300 s in CI: Playwright's evaluate has no timeout).
-WORKER_IN_CONTROL = """async () => {
-  const hang = new Promise((_, fail) => setTimeout(async () => {
-    const r = await navigator.serviceWorker.getRegistration();
-    const st = (w) => (w ? w.state : null);
-    fail(new Error('no worker in control of the page after 30 s: ' + JSON.stringify({
-      registered: !!r, installing: st(r && r.installing), waiting: st(r && r.waiting),
-      active: st(r && r.active), controller: !!navigator.serviceWorker.controller })));
-  }, 30000));
-  const ready = (async () => {
-    const reg = await navigator.serviceWorker.ready;
-    const sw = reg.active;
-    if (sw.state !== 'activated') {
-      await new Promise((done) => sw.addEventListener('statechange', () => {
-        if (sw.state === 'activated') done();
-      }));
-    }
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((done) => navigator.serviceWorker.addEventListener(
-        'controllerchange', done, { once: true }));
-    }
-    return sw.state;
-  })();
-  return Promise.race([ready, hang]);
-}"""
 
 
 class Hold:
@@ -410,14 +448,17 @@ class Hold:
         """Until the accepted message has reached the page; that message."""
         deadline = time.monotonic() + timeout
         while self.matched is None:
-            assert time.monotonic() < deadline, "the moment to hold never came"
-            # a round trip to the page lets the routed messages through meanwhile
+            # Each round trip to the page lets Playwright hand the server's messages
+            # to `_from_server` (the state waited for is this object's: `matched`).
+            assert time.monotonic() < deadline, (
+                f"waited {timeout:g} s for the server's message to hold the phone at; "
+                "it never came")
             self.page.evaluate("() => 0")
         msg = self.matched
-        self.page.wait_for_function(
-            "(v) => !!window.crisp.state.view && window.crisp.state.view.version >= v",
-            arg=msg["view"].get("version", 0),
-        )
+        version = msg["view"].get("version", 0)
+        wait_js(self.page,
+                "(v) => !!window.crisp.state.view && window.crisp.state.view.version >= v",
+                f"the held message (version {version}) shown by the page", version)
         return msg
 
     def release(self) -> None:
@@ -489,16 +530,44 @@ def layout_problems(
     for screen in SCREENS:
         page.set_viewport_size(screen)
         opts = {"width": screen["width"], "inside": inside, "host": host, "fit": fit}
-        for lang, problems in page.evaluate(IN_EVERY_LANGUAGE, [opts, list(LANGS)]).items():
+        found_now = settle(page, IN_EVERY_LANGUAGE, [opts, list(LANGS)],
+                           what=f"the layout checked in {', '.join(LANGS)} at {screen['width']} px")
+        for lang, problems in found_now.items():
             found += [f"{what} @{screen['width']} {lang}: {p}" for p in problems]
         if SHOTS:
             lang_now = page.evaluate("() => document.documentElement.lang")
             for lang in LANGS:
-                page.evaluate("(l) => window.crisp.language(l)", lang)
+                switch_language(page, lang)
                 name = re.sub(r"[^\w]+", "-", f"{what}-{screen['width']}-{lang}").strip("-")
                 (ARTIFACTS / "layout").mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "layout" / f"{name}.png"))
-            page.evaluate("(l) => window.crisp.language(l)", lang_now)
+            switch_language(page, lang_now)
     if size:
         page.set_viewport_size(size)
     return found
+
+
+WORKER_MS = 30_000  # the safety bound of a worker's install and activation (a busy machine)
+
+
+def wait_for_worker(page: Page) -> None:
+    """Until the page says its service worker is activated and in control of it
+    (<html data-worker="in-control">, app.js registerWorker); on a hang the failure
+    shows how far the worker got (the attribute's value then)."""
+    expect(
+        page.locator("html"), "the page's service worker in control (html[data-worker=in-control])"
+    ).to_have_attribute("data-worker", "in-control", timeout=WORKER_MS)
+
+
+def wait_for_kept(page: Page, version: str | None = None) -> None:
+    """Until the page says its worker has kept the files of `version` (by default the
+    page's own, from its stylesheet's URL): <html data-kept>, app.js registerWorker."""
+    if version is None:
+        href = page.locator("link[rel=stylesheet]").first.get_attribute("href") or ""
+        m = re.fullmatch(r"/v/([0-9a-zA-Z]+)/.*", href)
+        assert m, href
+        version = m.group(1)
+    expect(
+        page.locator("html"), f"the worker's files of version {version} kept (html[data-kept])"
+    ).to_have_attribute("data-kept", re.compile(rf"(^| ){re.escape(version)}( |$)"),
+                        timeout=WORKER_MS)

@@ -31,7 +31,10 @@ from tests.web.browser_kit import (
     open_seat,
     play_simple_turn,
     ready_up,
+    switch_language,
     tap,
+    wait_js,
+    wait_settled,
     wait_turn,
     wait_view,
 )
@@ -41,17 +44,13 @@ DEAL = ["AS", "9H", "TD", "2C", "8S", "7D", "3H", "5C", "6S"]
 STOCK = ["KS", "JH", "QC", "2D", "9C", "4H", "5H"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 1, "locale": "en-US"}
-# The screen as it stays: the animations that end have ended.
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter((a) => Number.isFinite(a.effect.getComputedTiming().endTime))
-  .map((a) => a.finished.catch(() => null)))"""
 
 
 def main(out: Path, prefix: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
     def shot(page: Any, name: str) -> None:
-        page.evaluate(SETTLED)  # the screen as it stays: its transitions over
+        wait_settled(page)  # the screen as it stays: its transitions over
         page.screenshot(path=str(out / f"{prefix}-{name}.png"))
 
     with serve("0.1", "web-server-screens.log") as server, sync_playwright() as pw:
@@ -85,7 +84,7 @@ def main(out: Path, prefix: str) -> None:
         click_if_enabled(ana, "queen-confirm")
         wait_view(cy, "v.turn && v.turn.player === 'p2'")
         # what a bystander still sees once the move is over: its highlights gone
-        cy.wait_for_function("() => !document.querySelector('.flash')", timeout=10_000)
+        wait_js(cy, "() => !document.querySelector('.flash')", "the move's highlights over")
         shot(cy, "bystander")
         pages = {"p1": ana, "p2": ben, "p3": cy}
         # the rest of round 1, then rounds until the limit: the first player calls crisp
@@ -146,8 +145,8 @@ def final_turns(out: Path) -> None:
             page.clock.set_fixed_time((hold.frozen_at + 7000) / 1000)
             page.evaluate("() => document.querySelector('.table.crowded').scrollIntoView()")
             for lang in ("en", "ar", "id"):
-                page.evaluate("(l) => window.crisp.language(l)", lang)
-                page.evaluate(SETTLED)
+                switch_language(page, lang)
+                wait_settled(page)
                 page.screenshot(path=str(out / f"final-turns-360-{seats}-{lang}.png"))
             hold.release()
             page.context.close()

@@ -35,6 +35,7 @@ from tests.web.browser_kit import (
     play_simple_turn,
     ready_up,
     tap,
+    wait_settled,
     wait_turn,
     wait_view,
 )
@@ -54,9 +55,7 @@ LABEL_WITHOUT_ROLE = """() => [...document.querySelectorAll('[aria-label]')]
 # The screen as it stays: a toast or banner fading in (opacity) is measured once
 # it is there, not half-transparent (spinning icons, which never end, and the
 # countdown bars of a look, 5-10 s long, are left: they are not transitions).
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter((a) => a.effect.getComputedTiming().endTime <= 2000)
-  .map((a) => a.finished.catch(() => null)))"""
+TRANSITIONS_MS = 2000
 
 
 def check(page: Page, screen: str) -> None:
@@ -65,7 +64,7 @@ def check(page: Page, screen: str) -> None:
     for lang in ("ar", "en"):
         page.get_by_test_id("language").select_option(lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        page.evaluate(SETTLED)
+        wait_settled(page, TRANSITIONS_MS)
         violations = axe_violations(page)
         unlabelled = page.evaluate(LABEL_WITHOUT_ROLE)
         if violations or unlabelled:

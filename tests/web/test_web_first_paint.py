@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Route, expect
 
+from tests.web.browser_kit import wait_js
 from tests.web.conftest import PHONE, REPORT_CSP_VIOLATIONS
 
 pytestmark = pytest.mark.browser
@@ -134,7 +135,7 @@ def test_the_policy_is_enforced_and_a_violation_is_caught(browser: Any, server: 
         }"""
     )
     # each refusal is reported (the page's own event); the console lines came first
-    page.wait_for_function("() => window.cspViolations.length >= 3")
+    wait_js(page, "() => window.cspViolations.length >= 3", "three CSP violations reported")
     assert page.evaluate("() => window.injected") is None
     background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(255, 0, 0)"

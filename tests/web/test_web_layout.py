@@ -50,7 +50,6 @@ from websockets.sync.client import connect
 from tests.support.decks import deck_for
 from tests.web.browser_kit import (
     TABLE_INSIDE,
-    WORKER_IN_CONTROL,
     Hold,
     arm_crisp,
     draw_from_stock,
@@ -60,6 +59,8 @@ from tests.web.browser_kit import (
     ready_up,
     tap,
     view,
+    wait_for_kept,
+    wait_for_worker,
     wait_view,
 )
 
@@ -141,6 +142,7 @@ def test_the_table_fits_every_phone_in_every_phase_language_and_seat_count(
     wait_for_worker(page)
     page.reload()
     expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
+    wait_for_kept(page)  # this load's page and files, for the offline reload below
     watcher = phone(reduced_motion="reduce")  # R18.1: a second phone watches the game
     watcher.goto(f"{server.base}/r/{code}?watch")
     expect(watcher.get_by_test_id("watch-bar")).to_be_visible()
@@ -341,8 +343,3 @@ def seat_kept(server: Any, code: str, token: str) -> Iterator[None]:
             ws.close()
             reader.join(10)
 
-
-def wait_for_worker(page: Page) -> None:
-    """Until the service worker is activated and controls the page (its own events,
-    no fixed wait; a bounded wait: browser_kit.WORKER_IN_CONTROL)."""
-    assert page.evaluate(WORKER_IN_CONTROL) == "activated"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser_kit import open_seat, tap, view, wait_view
+from tests.web.browser_kit import open_seat, settle, tap, view, wait_view
 
 pytestmark = pytest.mark.browser
 
@@ -40,8 +40,9 @@ def _link_in_dialog(page: Any, base: str, code: str) -> str:
     assert 100 <= left <= 120, left  # 2 minutes of real time, never scaled (R18.5)
     # the QR code drawn is the link's: the client's generator, asked again for the link
     drawn = page.get_by_test_id("move-qr").locator("svg path").get_attribute("d")
-    wanted = page.evaluate(
-        "async (link) => (await import('/js/qr.js')).qrSvg(link, '').children[1].props.d", link)
+    wanted = settle(
+        page, "async (link) => (await import('/js/qr.js')).qrSvg(link, '').children[1].props.d",
+        link, what="the QR path of the move link (js/qr.js imported)")
     assert drawn == wanted and drawn
     return str(link)
 

@@ -16,12 +16,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from tests.web.browser_kit import WORKER_IN_CONTROL, open_seat
+from tests.web.browser_kit import open_seat, settle, wait_for_kept, wait_for_worker, wait_js
 from tests.web.conftest import PHONE, ROOT, owns_its_port, serve
 
 pytestmark = pytest.mark.browser
-
-CACHES = "async () => await caches.keys()"
 
 
 def page_version(page: Page) -> str:
@@ -33,28 +31,21 @@ def page_version(page: Page) -> str:
     return m.group(1)
 
 
-# Until the worker has kept `files` of `version` (it keeps them after the page
-# arrives): the page looks into its own caches, paced by its own timer.
-CACHED = """async ([version, files]) => {
-  const started = Date.now();
-  for (;;) {
-    const cache = await caches.open('crisp-v-' + version);
-    const kept = await Promise.all(files.map((f) => cache.match(`/v/${version}/${f}`)));
-    if (kept.every(Boolean)) return true;
-    if (Date.now() - started > 60000) return (await caches.keys()).join(' ');
-    await new Promise((next) => setTimeout(next, 50));
-  }
+# The files of `version` missing from the worker's cache of that version.
+MISSING = """async ([version, files]) => {
+  const cache = await caches.open('crisp-v-' + version);
+  const kept = await Promise.all(files.map((f) => cache.match(`/v/${version}/${f}`)));
+  return files.filter((f, i) => !kept[i]);
 }"""
 
 
-def wait_for_worker(page: Page) -> None:
-    assert page.evaluate(WORKER_IN_CONTROL) == "activated"
-
-
 def wait_for_cache(page: Page, version: str, files: tuple[str, ...]) -> None:
-    """Until the worker has kept `files` of `version`."""
-    kept = page.evaluate(CACHED, [version, list(files)])
-    assert kept is True, f"not kept after 60 s; caches: {kept}"
+    """Until the page says the worker has kept `version` (it keeps its files after
+    the page arrives); then every one of `files` is there."""
+    wait_for_kept(page, version)
+    missing = settle(page, MISSING, [version, list(files)],
+                     what=f"the files of version {version} looked up in the worker's cache")
+    assert missing == [], f"version {version} kept without {missing}"
 
 
 # Every module of the client, those in sub-folders (render/table/, net/, replay/)
@@ -91,9 +82,11 @@ def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
             # its first screen is the room's ("Connecting…"), never a stranger's join
             # form, even before the client runs (issue 21; the first screen's CSS
             # for it: test_a_seated_first_screen_shows_no_join_form)
-            html = page.evaluate("async (c) => (await fetch(`/r/${c}`)).text()", code)
+            html = settle(page, "async (c) => (await fetch(`/r/${c}`)).text()", code,
+                          what="the worker's answer for the room's page")
             assert re.search(r'<html lang="en" dir="ltr" class="seated">', html), html[:300]
-            other = page.evaluate("async () => (await fetch('/r/K7QXM3RT')).text()")
+            other = settle(page, "async () => (await fetch('/r/K7QXM3RT')).text()",
+                           what="the worker's answer for another room's page")
             assert 'class="seated"' not in other  # no seat there: the join form as it came
 
             # --- the server is down: a reload still shows the room's page at once
@@ -102,7 +95,8 @@ def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
             # the page, its header, its client, and the room as last seen (storage.js):
             # its code, its players, nothing to tap until the connection is back
             expect(page.locator("header.topbar")).to_be_visible()
-            page.wait_for_function("() => !!window.crisp && window.crisp.state.screen === 'room'")
+            wait_js(page, "() => !!window.crisp && window.crisp.state.screen === 'room'",
+                    "the client run from the kept files, on the room's screen")
             status = page.get_by_test_id("connection-status")
             expect(status).not_to_have_attribute("data-state", "open")
             expect(page.get_by_test_id("room-code")).to_have_text(code)
@@ -125,11 +119,11 @@ def test_the_shell_works_offline_and_a_new_version_is_taken_on_the_next_load(
             assert second != first
             expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
             wait_for_cache(page, second, FILES)
-            css_now = page.evaluate(
+            css_now = settle(
+                page,
                 "async (v) => (await (await fetch(`/v/${v}/css/app.css`)).text())"
                 ".includes('a new deploy')",
-                second,
-            )
+                second, what="the new version's stylesheet fetched")
             assert css_now
         finally:
             ctx.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pydantic import ValidationError
 
 from crisp.server.ops.settings import Settings
-from tests.web.browser_kit import open_seat
+from tests.web.browser_kit import open_seat, settle
 from tests.web.conftest import PHONE, serve
 
 
@@ -78,7 +78,8 @@ def test_the_link_and_the_qr_code_use_the_public_url(browser: Any) -> None:
             expect(page.get_by_test_id("qr").locator("svg")).to_be_visible()
             expect(page.get_by_test_id("public-url-warning")).to_have_count(0)
             # the QR code says the public link too: its path is the one drawn for that text
-            expected = page.evaluate(QR_PATH_OF, f"{public}/r/{seat['code']}")
+            expected = settle(page, QR_PATH_OF, f"{public}/r/{seat['code']}",
+                              what="the QR path of the public link (js/qr.js imported)")
             drawn = page.get_by_test_id("qr").locator("svg path").get_attribute("d")
             assert expected and drawn == expected
         finally:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.browser_kit import open_seat, seat_key, store_seat, view
+from tests.web.browser_kit import open_seat, seat_key, store_seat, view, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +18,7 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
     host = server.post("/api/rooms", {"name": "Ana"})
     server.post(f"/api/rooms/{host['code']}/players", {"name": "Ben"})
     page = phone()
+    page.clock.install()  # the page's timers, stopped below: no backoff can reconnect it
     open_seat(page, server.base, host["code"], host)
     status = page.get_by_test_id("connection-status")
     expect(page.get_by_test_id("start-game")).to_be_enabled()
@@ -31,12 +32,17 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
     expect(status).to_contain_text("Offline")
     expect(page.get_by_test_id("start-game")).to_be_disabled()
     # retries fail while offline (the socket counts them): still reconnecting, same screen
-    page.wait_for_function("() => window.crisp.socket().attempt >= 2")
+    wait_js(page, "() => window.crisp.socket().attempt >= 2", "two failed retries (socket.attempt)")
     expect(status).to_have_attribute("data-state", "reconnecting")
     expect(page.get_by_test_id("room-code")).to_have_text(host["code"])
 
-    page.context.set_offline(False)  # the `online` event: reconnect at once
-    expect(status).to_have_attribute("data-state", "open", timeout=3000)
+    # The `online` event reconnects at once, not at the end of a backoff: with the
+    # page's clock stopped no timer of its can fire, and it still comes back.
+    page.clock.pause_at(page.evaluate("() => Date.now()") / 1000)
+    page.context.set_offline(False)
+    expect(status, "reconnected by the `online` event (the page's timers stopped)") \
+        .to_have_attribute("data-state", "open")
+    page.clock.resume()
     expect(page.get_by_test_id("reconnecting")).to_have_count(0)
     expect(page.get_by_test_id("start-game")).to_be_enabled()
     assert view(page)["you"] == host["player_id"]

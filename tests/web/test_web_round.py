@@ -41,6 +41,7 @@ from tests.web.browser_kit import (
     tap,
     timer_seconds,
     view,
+    wait_js,
     wait_turn,
     wait_view,
 )
@@ -177,12 +178,11 @@ def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phon
     # the move is over (its highlight gone), until Ana's next turn
     wait_turn(cy, "p2")
     # the timer appears once Ben may start (2 s after his turn began); then a few ticks
-    cy.wait_for_function(r"() => window.timerTexts.some(t => /^\d+:\d\d$/.test(t))",
-                         timeout=10_000)
+    wait_js(cy, r"() => window.timerTexts.some(t => /^\d+:\d\d$/.test(t))",
+            "the draw timer shown (a m:ss text)")
     # then a few of its ticks: three different times shown
-    cy.wait_for_function(
-        r"() => new Set(window.timerTexts.filter(t => /^\d+:\d\d$/.test(t))).size >= 3",
-        timeout=10_000)
+    wait_js(cy, r"() => new Set(window.timerTexts.filter(t => /^\d+:\d\d$/.test(t))).size >= 3",
+            "three different times shown by the draw timer")
     shown = timer_seconds(cy)
     assert shown and max(shown) <= 60, cy.evaluate("() => window.timerTexts")
     expect(cy.get_by_test_id("seat-p1-slot-left")).to_have_attribute("data-mark", "queen")
@@ -203,7 +203,7 @@ def test_three_phones_play_a_round_with_every_action(real_time_server: Any, phon
     expect(cy.get_by_test_id("log")).to_contain_text("Ben swapped their middle card")
     # the swapped card's new identity stays on the pile and on Ben's seat after the move
     # (its highlights over: no flash left on Cy's page)
-    cy.wait_for_function("() => !document.querySelector('.flash')", timeout=10_000)
+    wait_js(cy, "() => !document.querySelector('.flash')", "the move's highlights over (no .flash)")
     expect(cy.get_by_test_id("seat-p2-slot-middle")).to_have_attribute("data-mark", "swap")
     expect(cy.get_by_test_id("seat-p2-move")).to_contain_text("swapped middle: 8♠ to the pile")
     expect(cy.get_by_test_id("discard-pile")).to_have_attribute("data-card", "8S")

@@ -38,8 +38,10 @@ from tests.web.browser_kit import (
     open_seat,
     play_simple_turn,
     ready_up,
+    switch_language,
     tap,
     view,
+    wait_js,
     wait_view,
 )
 
@@ -111,8 +113,8 @@ def test_r18_1_a_watcher_follows_the_game_and_never_sees_a_hidden_card(
     tap(eve, "replay-open")
     replay = eve.get_by_test_id("replay")
     expect(replay).to_have_attribute("data-playing", "true")
-    eve.wait_for_function("() => Number(document.querySelector('[data-testid=replay]')"
-                          ".dataset.step) >= 2", timeout=8000)
+    wait_js(eve, "() => Number(document.querySelector('[data-testid=replay]').dataset.step) >= 2",
+            "the replay playing by itself to its step 2 (data-step)")
     tap(eve, "replay-play")  # pause
     expect(replay).to_have_attribute("data-playing", "false")
     step = int(replay.get_attribute("data-step") or 0)
@@ -170,7 +172,8 @@ class Seat:
         """On its turn (once it may draw: R10.4, `may_start_at`), send `msgs` in order,
         each after the table showed the one before."""
         v = self.wait(lambda v: v["turn"] is not None and v["turn"]["player"] == v["you"])
-        time.sleep(max(0.0, v["turn"]["may_start_at"] / 1000 - time.time()) + 0.02)  # its time
+        # paces the seat to the moment the server announced (may_start_at; 20 ms for its ms)
+        time.sleep(max(0.0, v["turn"]["may_start_at"] / 1000 - time.time()) + 0.02)
         for msg in msgs:
             version = self.view["version"]
             self.ws.send(json.dumps(msg))
@@ -224,10 +227,10 @@ def test_r18_3_what_you_remembered_names_the_queen_that_changed_a_card(
     expect(memory.get_by_test_id("memory-left")).to_have_attribute("data-seen", "AS")
     want = {"ar": "ملكة Budi، الدور 3", "id": "Queen Budi, giliran ke-3"}
     for lang, text in want.items():
-        ana.evaluate("(l) => window.crisp.language(l)", lang)
+        switch_language(ana, lang)
         shown = middle.inner_text().replace("\u2068", "").replace("\u2069", "")
         assert text in shown, (lang, shown)
-    ana.evaluate("() => window.crisp.language('en')")
+    switch_language(ana, "en")
     inside = [["[data-testid=memory]", False], ["[data-testid=replay-open]", False]]
     problems = layout_problems(ana, "round results with what you remembered", inside, host=False)
     assert problems == [], "\n".join(problems)

@@ -50,10 +50,55 @@ async function boot() {
 }
 
 /** The offline shell (web/sw.js): a reload on a flaky network shows the page at
- * once and reconnects. Its URL is stable and never taken from the HTTP cache. */
+ * once and reconnects. Its URL is stable and never taken from the HTTP cache.
+ * A page that was still loading when its worker activated is not among the pages
+ * the worker's `clients.claim()` took (only running ones are): it asks its active
+ * worker to take it (issue 34). <html data-worker> says how far the worker got:
+ * 'none' (no worker here), 'registering', the newest worker's state ('installing',
+ * 'installed', 'activating', 'activated': not yet in control of this page), or
+ * 'in-control' (activated and in control of this page). In control, it asks which
+ * versions' files the worker has kept (once what it is keeping is): <html
+ * data-kept>, their ids (this page's among them: it works offline). */
 function registerWorker() {
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.register('/sw.js', { scope: '/', updateViaCache: 'none' }).catch(() => {});
+  const root = document.documentElement;
+  const workers = navigator.serviceWorker;
+  if (!workers || !window.isSecureContext) {
+    root.dataset.worker = 'none';
+    return;
+  }
+  let reg = null;
+  const announce = () => {
+    const ctl = workers.controller;
+    const newest = (reg && (reg.installing || reg.waiting || reg.active)) || ctl;
+    if (ctl && ctl.state === 'activated') root.dataset.worker = 'in-control';
+    else root.dataset.worker = newest ? newest.state : 'registering';
+    ask();
+  };
+  let asked = null;
+  const follow = (sw) => { if (sw) sw.addEventListener('statechange', announce); };
+  const ask = () => {
+    const ctl = workers.controller;
+    if (ctl && ctl.state === 'activated' && asked !== ctl) {
+      asked = ctl;
+      ctl.postMessage({ type: 'kept?' });
+    }
+  };
+  workers.addEventListener('message', (event) => {
+    if (event.data && event.data.type === 'kept') root.dataset.kept = event.data.versions.join(' ');
+  });
+  workers.startMessages();
+  workers.addEventListener('controllerchange', () => { follow(workers.controller); announce(); });
+  follow(workers.controller);
+  announce();
+  workers.register('/sw.js', { scope: '/', updateViaCache: 'none' }).then((r) => {
+    reg = r;
+    [r.installing, r.waiting, r.active].forEach(follow);
+    r.addEventListener('updatefound', () => { follow(r.installing); announce(); });
+    announce();
+  }).catch(() => { root.dataset.worker = 'none'; });
+  workers.ready.then((r) => {
+    if (!workers.controller && r.active) r.active.postMessage({ type: 'claim' });
+  });
 }
 
 startPainting(actsFor);
