@@ -14,7 +14,8 @@ not "round_over". (`CloseCode` is an `IntEnum`: its numbers are not scanned.)
 Per game (issue 35): a game package `crisp/games/<id>/` other than Crisp's has
 its own `vocabulary.py` whose `StrEnum`s hold that game's words, and its modules
 are held to those words only (two games may both say "ready": each writes it
-once), a word where a field name stands being a field. The rest of `crisp/`
+once), a word where a field name stands being a field; so is the generic table
+(crisp/table/vocabulary.py). The rest of `crisp/`
 (the table, the server, the seam, Crisp's adapter) is held to the table's and
 Crisp's words, as before.
 """
@@ -80,9 +81,12 @@ OTHER_MEANING: dict[tuple[str, str], str] = {
 
 
 def game_packages() -> dict[Path, Path]:
-    """Each game package of its own vocabulary (not Crisp's) -> its vocabulary module."""
-    return {pkg: pkg / "vocabulary.py" for pkg in sorted(GAMES.iterdir())
-            if pkg.is_dir() and pkg != CRISP_GAME and (pkg / "vocabulary.py").is_file()}
+    """Each package of its own vocabulary -> its vocabulary module: every game's but
+    Crisp's, and the generic table's (crisp/table: the words every game's table says,
+    which Crisp's engine still writes for its own rooms)."""
+    packages = [pkg for pkg in sorted(GAMES.iterdir()) if pkg.is_dir() and pkg != CRISP_GAME]
+    return {pkg: pkg / "vocabulary.py" for pkg in [*packages, CRISP / "table"]
+            if (pkg / "vocabulary.py").is_file()}
 
 
 def game_names(vocabulary: Path) -> dict[str, str]:

@@ -1,0 +1,195 @@
+"""The generic table (crisp/table) around every registered game and the test-only
+game: the lobby, options and seats per game, a whole game with humans (played by
+their phones' stand-in, the game's bot on the seat's own view), computer players
+and an away seat, the match tally across a rematch, presence, leaving and kicks;
+the table's JSON round trip and its version at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from crisp.games import registry
+from crisp.games.api import Ctx, Game, GameError, Setup
+from crisp.table import table as tb
+from crisp.table import view as tv
+from tests.games.contract import highcard
+from tests.games.contract.audit import cards_in
+from tests.games.contract.conftest import contract_games
+
+GAMES = [pytest.param(g.id, id=g.id) for g in contract_games()]
+NAMES = ["Ana", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture(autouse=True)
+def _highcard_hosted() -> Iterator[None]:
+    registry.register(highcard.GAME)
+    try:
+        yield
+    finally:
+        registry.unregister(highcard.GAME_ID)
+
+
+def lobby(game_id: str, humans: int, bots: int = 0, now: int = 0) -> tb.Table:
+    t = tb.new_table(game_id, NAMES[0], now)
+    for name in NAMES[1:humans]:
+        t, _, _ = tb.join(t, name, now)
+    for pid in t.ids():
+        t, _ = tb.set_connected(t, pid, True, now)
+    for i in range(bots):
+        t, _ = tb.add_bot(t, "p1", t.game.bot_levels[0], f"Bot {i + 1}")
+    return t
+
+
+class Driver:
+    """Plays a table to the end of its game: humans by the game's bot on their own
+    view, the computer's seats as the table says, deadlines as the scheduler would;
+    after every change the table's JSON round trip, its version and every view."""
+
+    def __init__(self, t: tb.Table, seed: int) -> None:
+        self.t, self.rng, self.now = t, random.Random(seed), 1_000
+        self.game: Game[Any, Any] = t.game
+        self.bots = {p: self.game.bot(s.bot_level or self.game.bot_levels[0])
+                     for p, s in zip(t.ids(), t.seats, strict=True)}
+        self.memory = {p: b.fresh(p) for p, b in self.bots.items()}
+        self.versions = [t.version]
+        self.away_moves = 0
+
+    def changed(self, t: tb.Table, events: list[Any]) -> None:
+        assert t.version > self.versions[-1]
+        self.versions.append(t.version)
+        again = tb.Table.from_json(json.loads(json.dumps(t.to_json())))
+        assert again.to_json() == t.to_json()
+        for viewer in [*t.ids(), None]:
+            shown = tv.view(t, viewer, self.now)
+            assert tv.view(again, viewer, self.now) == shown
+            hidden = self.game.hidden(t.play, viewer) if t.play is not None else set()
+            assert not set(cards_in(shown)) & hidden, (viewer, shown)
+        for p in t.ids():
+            seen = [e for e in (tv.redact(t, ev, p) for ev in events) if e is not None]
+            self.memory[p] = self.bots[p].observe(self.memory[p], tv.view(t, p, self.now), seen)
+        self.t = t
+
+    def play(self, away: str | None = None) -> tb.Table:
+        t, events = tb.start(self.t, "p1", Setup(), Ctx(self.now, self.rng))
+        self.changed(t, events)
+        if away is not None:  # a human who loses their phone for good
+            self.changed(*tb.set_connected(self.t, away, False, self.now))
+        for _ in range(6000):
+            if self.t.over:
+                return self.t
+            d = tb.due(self.t)
+            if d is not None and d <= self.now:
+                self.changed(*tb.advance(self.t, Ctx(self.now, self.rng)))
+                continue
+            computer = dict(tb.computer(self.t, self.now))
+            movers = [p for p in self.game.to_act(self.t.play, self.now)
+                      if p in computer or (self.t.seat(p).bot_level is None and p != away)]
+            self.rng.shuffle(movers)
+            for p in movers:
+                msg = self.bots[p].decide(self.memory[p], tv.view(self.t, p, self.now),
+                                          self.now, self.rng)
+                if msg is not None:
+                    self.away_moves += p == away
+                    self.changed(*tb.act(self.t, p, msg, Ctx(self.now, self.rng)))
+                    break
+            else:
+                self.now = d if d is not None and not movers else self.now + 700
+                continue
+            self.now += self.rng.randrange(700)
+        raise AssertionError("no end")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_game_through_the_table_with_an_away_seat_and_a_rematch(game_id: str) -> None:
+    game = registry.get(game_id)
+    humans = max(2, game.seats.min - 1)
+    bots = 1 if humans < game.seats.max else 0
+    t = lobby(game_id, humans, bots)
+    driver = Driver(t, 4242)
+    over = driver.play(away="p2")
+    assert over.over and set(over.winners) <= set(over.ids())
+    assert driver.away_moves > 0, "the computer played the away seat (R17.2)"
+    assert over.seat("p2").away
+    assert sum(over.match.values()) >= 1
+    assert "rematch" in tv.legal(over, "p1", driver.now)
+    with pytest.raises(GameError) as refused:
+        tb.rematch(over, "p2")
+    assert refused.value.code == "not_host"
+    back, _ = tb.rematch(over, "p1")
+    assert back.play is None and back.match == over.match
+    assert tv.view(back, None, 0)["status"] == "lobby"
+    again = Driver(back, 99).play()
+    assert sum(again.match.values()) > sum(over.match.values())  # the tally grows
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_options_seats_and_levels_are_the_games(game_id: str) -> None:
+    game = registry.get(game_id)
+    t = lobby(game_id, 1)
+    for bad in ({"no_such_option": 1}, {next(iter(game.options)): "surely not"}):
+        with pytest.raises(GameError) as refused:
+            tb.set_options(t, "p1", bad)
+        assert refused.value.code == "bad_message"
+    name, option = next(iter(game.options.items()))
+    t2, _ = tb.set_options(t, "p1", {name: option.choices[-1]})
+    assert t2.options[name] == option.choices[-1] and t2.version == t.version + 1
+    if game.seats.min > 1:
+        with pytest.raises(GameError) as refused:
+            tb.start(t, "p1", Setup(), Ctx(0, random.Random(1)))
+        assert refused.value.code == "illegal"
+    with pytest.raises(GameError) as refused:
+        tb.add_bot(t, "p1", "grandmaster", "Bot")
+    assert refused.value.code == "bad_message"
+    for i in range(game.seats.max - 1):
+        t, _ = tb.add_bot(t, "p1", game.bot_levels[-1], f"Bot {i}")
+    for refusal, call in (("room_full", lambda: tb.add_bot(t, "p1", game.bot_levels[0], "B")),
+                          ("room_full", lambda: tb.join(t, "Zed", 0))):
+        with pytest.raises(GameError) as refused:
+            call()
+        assert refused.value.code == refusal
+    t, _ = tb.start(t, "p1", Setup(), Ctx(0, random.Random(1)))
+    with pytest.raises(GameError) as refused:
+        tb.join(t, "Zed", 0)
+    assert refused.value.code in ("game_started", "room_full")
+
+
+def test_leaving_kicking_and_the_host_role() -> None:
+    t = lobby("highcard", 3)
+    t, events = tb.leave(t, "p1")  # the host leaves the lobby: the role passes on
+    assert t.host == "p2" and [e.kind for e in events] == ["left", "host_changed"]
+    assert t.ids() == ["p2", "p3"]
+    with pytest.raises(GameError):
+        tb.kick(t, "p3", "p2")  # not the host
+    t, _, _ = tb.join(t, "Dee", 0)
+    t, _ = tb.start(t, "p2", Setup(), Ctx(0, random.Random(3)))
+    t, events = tb.kick(t, "p2", "p4")  # in a game the computer takes the seat (R17.5)
+    assert t.seat("p4").bot_level == highcard.GAME.bot_levels[0]
+    assert [e.kind for e in events] == ["took_over"]
+    assert ("p4", "easy") in tb.computer(t, 0) or "p4" not in highcard.GAME.to_act(t.play, 0)
+    t, _ = tb.leave(t, "p3")
+    assert t.seat("p3").bot_level is not None
+    assert "leave" not in tv.legal(t, "p3", 0)
+    with pytest.raises(GameError) as refused:
+        tb.act(t, "p2", {"type": "no_such_move"}, Ctx(0, random.Random(3)))
+    assert refused.value.code == "bad_message"
+
+
+def test_presence_away_and_back() -> None:
+    t = lobby("highcard", 2)
+    t, events = tb.set_connected(t, "p2", False, 5_000)
+    assert [e.kind for e in events] == ["disconnected"]
+    assert tb.due(t) == 5_000 + tb.AWAY_MS
+    t2, events = tb.advance(t, Ctx(5_000 + tb.AWAY_MS - 1, random.Random(1)))
+    assert events == [] and t2 is t
+    t, events = tb.advance(t, Ctx(5_000 + tb.AWAY_MS, random.Random(1)))
+    assert [e.kind for e in events] == ["away"] and t.seat("p2").away
+    t, events = tb.set_connected(t, "p2", True, 30_000)
+    assert [e.kind for e in events] == ["connected", "back"] and not t.seat("p2").away
+    watcher = tv.view(t, None, 30_000)
+    assert watcher["you"] is None and watcher["watching"] and watcher["legal"] == []
+    assert watcher["game"] == "highcard"
