@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser_kit import join_via_link, open_seat, tap, view
+from tests.web.browser_kit import join_via_link, open_seat, switch_language, tap, view
 from tests.web.conftest import PHONE, REPORT_CSP_VIOLATIONS
 
 expect: Any = None  # playwright's, imported where a browser test runs
@@ -201,7 +201,7 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
     panel = page.get_by_test_id("games")
     expect(panel).to_be_visible()
     for lang, (title, crisp, cribbage, seats, exact) in NAMES.items():
-        page.evaluate("(code) => window.crisp.language(code)", lang)
+        switch_language(page, lang)
         expect(panel.locator("h2")).to_have_text(title)
         choices = panel.locator(".game-choice")
         expect(choices).to_have_count(3)
@@ -214,7 +214,7 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
         expect(choices.nth(2).locator(".game-seats")).to_have_text(exact)
         expect(choices.nth(2).locator(".game-about")).to_have_count(0)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360, lang
-    page.evaluate("() => window.crisp.language('en')")
+    switch_language(page, "en")
     expect(page.get_by_test_id("game-crisp")).to_be_checked()
     # a game the server refuses: the page says so and stays
     page.get_by_test_id("game-nogame").check()
@@ -360,3 +360,42 @@ def test_a_seated_reload_without_the_worker_never_paints_the_join_form(
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_room_of_a_game_without_a_table_here_keeps_its_lobby_and_says_so(
+    phone: Any, server: Any
+) -> None:
+    """A room whose views name a game this client has no module for (the server
+    renamed here to one: `nogame`): the shell's lobby works, its options shown by
+    their names; once it starts, the page says it cannot show that game (no
+    endless "Loading…"), and no table of it is stored (its hidden cards unknown)."""
+    host = server.post("/api/rooms", {"name": "Ana"})
+    code = host["code"]
+    page = phone()
+
+    def rename(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def relay(message: str | bytes) -> None:
+            msg = json.loads(message if isinstance(message, str) else message.decode())
+            if isinstance(msg.get("view"), dict):
+                msg["view"]["game"] = "nogame"
+            ws.send(json.dumps(msg))
+
+        to_server.on_message(relay)
+
+    page.route_web_socket(re.compile(r"/ws/"), rename)
+    open_seat(page, server.base, code, host)
+    expect(page.get_by_test_id("room-code")).to_be_visible()
+    assert view(page)["game"] == "nogame"
+    expect(page.get_by_test_id("option-watchers")).to_be_visible()
+    expect(page.get_by_test_id("option-draw-seconds")).to_be_visible()
+    expect(page.locator(".options")).to_contain_text("draw_seconds")  # no words for it here
+    tap(page, "add-bot")
+    expect(page.get_by_test_id("player-list").locator("li")).to_have_count(2)
+    tap(page, "start-game")
+    expect(page.get_by_test_id("game-missing")).to_have_text(
+        "This page cannot show a game of nogame yet."
+    )
+    stored = page.evaluate("(k) => localStorage.getItem(k)", f"crisp.table.{code}")
+    assert stored is None

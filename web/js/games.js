@@ -22,6 +22,7 @@ import { DEFAULT_GAME } from './protocol.js';
 
 const loaded = new Map();
 const loading = new Map();
+const failed = new Set();
 const ID = /^[a-z][a-z0-9_]{0,31}$/;
 
 /** The game id of a view or a room's look-up. */
@@ -33,17 +34,27 @@ export const gameModule = (id) => loaded.get(id) || null;
 /** The loaded module of a view's game, or null. */
 export const gameOf = (view) => gameModule(gameId(view));
 
+/** Whether game `id`'s module could not be loaded (this client has no table for
+ * it, or the network failed): the shell says so instead of "Loading…". */
+export const gameFailed = (id) => failed.has(id);
+
 /** Load game `id`'s module (once; again after a failure). Resolves with its `game`;
  * rejects for an id this client has no module for. */
 export function loadGame(id) {
   if (loaded.has(id)) return Promise.resolve(loaded.get(id));
-  if (!ID.test(id)) return Promise.reject(new Error(`no game ${id}`));
+  if (!ID.test(id)) {
+    failed.add(id);
+    return Promise.reject(new Error(`no game ${id}`));
+  }
   if (!loading.has(id)) {
     loading.set(id, import(`./games/${id}/index.js`).then((m) => {
+      if (!m.game || typeof m.game.screen !== 'function') throw new Error(`no table in games/${id}`);
       loaded.set(id, m.game);
+      failed.delete(id);
       return m.game;
     }).catch((e) => {
       loading.delete(id);
+      failed.add(id);
       throw e;
     }));
   }

@@ -103,7 +103,7 @@ export function enterRoom(code, { watch = false } = {}) {
   const S = getState();
   const last = watch ? null : loadTable(code);
   const game = gameModule(gameId(last));
-  if (!game) loadGame(gameId(last)).then(() => enterIfStill(code, watch), () => {});
+  if (!game) loadGame(gameId(last)).then(() => enterIfStill(code, watch), render);
   const names = {};
   const bots = {};
   for (const p of (last && last.players) || []) {
@@ -159,9 +159,11 @@ function receive(msg) {
   }
   waiting += 1;
   const from = sock;
+  // a game this client has no module for: the table's part still applies (the lobby
+  // works, the rest says this client cannot show the game)
   inbox = inbox.then(() => (id && !gameModule(id) ? loadGame(id) : null)).catch(() => {}).then(() => {
     waiting -= 1;
-    if (sock === from && (!id || gameModule(id))) apply(msg);
+    if (sock === from) apply(msg);
   });
 }
 

@@ -104,7 +104,11 @@ export function publicTable(view) {
   return game && game.publicTable ? game.publicTable(table) : table;
 }
 
+/** Keep the table as last seen; only a game whose module says what of its view is
+ * public (`publicTable`) is kept: a hidden card is never stored. */
 export function saveTable(code, view) {
+  const game = gameOf(view);
+  if (!game || !game.publicTable) return;
   write(TABLE_PREFIX + code, JSON.stringify(publicTable(view)));
 }
 

@@ -7,9 +7,9 @@ import { h } from '../dom.js';
 import { t, text, LANGUAGES, language } from '../i18n.js';
 import { Status } from '../protocol.js';
 import { atTable } from '../state.js';
-import { offlineStrip, noticeText, phoneOffline } from './parts.js';
+import { offlineStrip, noticeText, phoneOffline, gameMissing } from './parts.js';
 import { currentNotice } from '../update.js';
-import { gameOf } from '../games.js';
+import { gameId, gameOf } from '../games.js';
 import { home } from './home.js';
 import { lobby } from './lobby.js';
 import { help } from './help.js';
@@ -58,8 +58,9 @@ function screen(ctx) {
   if (S.replay && game && game.replayScreen) return game.replayScreen(ctx); // R18.2: over the room, which goes on meanwhile
   if (v.status === Status.LOBBY) return lobby(ctx);
   // the game's table and results, once its module is here (routing.js loads it)
-  return game ? game.screen(ctx) : h('p', { class: 'center-msg', 'data-testid': 'game-loading' }, t('app.loading'));
+  return game ? game.screen(ctx) : gameMissing(gameId(v));
 }
+
 
 /** Another tab or device took this seat (close 4409): offer to take it back. */
 function replaced(ctx) {

@@ -8,6 +8,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { gameModule } from '../games.js';
 import { helpGame } from '../state.js';
+import { gameMissing } from './parts.js';
 
 export function help(ctx) {
   const game = gameModule(helpGame(ctx.S));
@@ -15,7 +16,7 @@ export function help(ctx) {
     t('help.back'));
   return h('article', { class: 'help panel', 'data-testid': 'help', 'aria-labelledby': 'help-title' },
     h('div', { class: 'help-head' }, h('h1', { id: 'help-title' }, t('help.title')), close),
-    game && game.help ? game.help(ctx) : h('p', { class: 'center-msg' }, t('app.loading')),
+    game && game.help ? game.help(ctx) : gameMissing(helpGame(ctx.S)),
     h('div', { class: 'help-foot' }, h('button', {
       type: 'button', class: 'btn primary wide', onclick: ctx.act.toggleHelp,
     }, t('help.back'))));

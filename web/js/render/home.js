@@ -8,6 +8,7 @@ import { h } from '../dom.js';
 import { t, text, listOf, has } from '../i18n.js';
 import { DEFAULT_GAME, Status } from '../protocol.js';
 import { formatCode } from '../net/api.js';
+import { gameName } from './parts.js';
 
 /** The name input, or null when the home form is not on screen. */
 export const nameField = () => document.querySelector('[data-testid="name-input"]');
@@ -42,9 +43,6 @@ export function home(ctx) {
     homeForm(ctx, infoLine),
     S.homeCode ? null : gamesPanel(ctx));
 }
-
-/** A game's name in the page's language (`game.<id>.name`), else its id. */
-export const gameName = (id) => (has(`game.${id}.name`) ? t(`game.${id}.name`) : id);
 
 /** The games to choose from, once the server listed more than one (a server of
  * one game needs no choice; nothing on the page above this moves when it comes). */

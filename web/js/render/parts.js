@@ -4,12 +4,23 @@
 // act: the tap handlers (actions.js)}.
 
 import { h } from '../dom.js';
-import { t, formatNumber } from '../i18n.js';
+import { t, formatNumber, has } from '../i18n.js';
 import { rank, suitGlyph, isRed, short } from '../cards.js';
 import { playerById } from '../state.js';
 import { describe } from '../events.js';
 import { BotLevel, ClientEvent } from '../protocol.js';
-import { gameOf } from '../games.js';
+import { gameFailed, gameOf } from '../games.js';
+
+/** A game's name in the page's language (`game.<id>.name`), else its id. */
+export const gameName = (id) => (has(`game.${id}.name`) ? t(`game.${id}.name`) : id);
+
+/** In place of a game's screen while its module loads: "Loading…"; when it could
+ * not be loaded: that this client cannot show the game (its name, else its id). */
+export function gameMissing(id) {
+  if (!gameFailed(id)) return h('p', { class: 'center-msg', 'data-testid': 'game-loading' }, t('app.loading'));
+  return h('p', { class: 'center-msg', role: 'status', 'data-testid': 'game-missing' },
+    t('game.missing', { name: gameName(id) }));
+}
 
 /** Taps wait: for the answer to the last action, or for the connection to come back. */
 export function pending(ctx) {
