@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -14,9 +15,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port to listen on (CRISP_PORT)")
     serve.add_argument("--workers", type=int, help="worker processes (CRISP_WORKERS)")
     sim = sub.add_parser(
-        "simulate", help="play bot-only games through the engine; print speed or bot strength")
-    sim.add_argument("--players", type=int, default=4, choices=range(2, 9), metavar="N",
-                     help="seats of random players (without --bots)")
+        "simulate", help="play bot-only games of a game; print speed or bot strength")
+    sim.add_argument("--game", default=None, metavar="ID",
+                     help="the game (its id in GET /api/games; default: the default game)")
+    sim.add_argument("--players", type=int, default=None, metavar="N",
+                     help="seats of random players (without --bots), within the game's seats "
+                          "(default: 4, or the game's fewest)")
     sim.add_argument("--games", type=int, default=200, metavar="G")
     sim.add_argument("--seed", type=int, default=None, metavar="S")
     sim.add_argument("--bots", metavar="LEVELS",
@@ -51,10 +55,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .games import registry
+
+    try:
+        game = registry.get(args.game or registry.DEFAULT)
+    except registry.UnknownGame:
+        names = ", ".join(g.id for g in registry.all_games())
+        print(f"crisp simulate: no game {args.game!r} (games: {names})", file=sys.stderr)
+        return 2
+    players = args.players or max(game.seats.min, min(4, game.seats.max))
+    if not game.seats.min <= players <= game.seats.max:
+        print(f"crisp simulate: {game.id} takes {game.seats.min} to {game.seats.max} players",
+              file=sys.stderr)
+        return 2
+    if game.id != registry.DEFAULT:
+        return _selfplay(game, players, args)
     from .simulate import parse_levels, report, report_bots, simulate, simulate_bots
 
     if args.bots is None:
-        print(report(simulate(args.players, args.games, args.seed)))
+        print(report(simulate(players, args.games, args.seed)))
         return 0
     try:
         levels = parse_levels(args.bots)
@@ -64,6 +83,21 @@ def _simulate(args: argparse.Namespace) -> int:
     figures = simulate_bots(levels, args.games, args.seed, args.options, args.discard_draw)
     print(report_bots(figures))
     return 1 if figures["refusals"] or figures["unfinished"] else 0
+
+
+def _selfplay(game: Any, players: int, args: argparse.Namespace) -> int:
+    """Any other game: its computer players through the game interface (games/selfplay.py)."""
+    from .games.selfplay import play_games, report
+
+    levels = args.bots.split(",") if args.bots else [game.bot_levels[0]] * players
+    unknown = sorted(set(levels) - set(game.bot_levels))
+    if unknown or not game.seats.min <= len(levels) <= game.seats.max:
+        print(f"crisp simulate: {game.id} takes {game.seats.min} to {game.seats.max} seats "
+              f"of levels {', '.join(game.bot_levels)}", file=sys.stderr)
+        return 2
+    figures = play_games(game, levels, args.games, args.seed)
+    print(report(figures))
+    return 1 if figures.refusals or figures.unfinished else 0
 
 
 if __name__ == "__main__":

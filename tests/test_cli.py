@@ -38,3 +38,23 @@ def test_crisp_bench_takes_its_own_options() -> None:
                          text=True, check=True).stdout
     for option in ("--rooms", "--store", "--url", "--duration"):
         assert option in out
+
+
+def test_simulate_any_registered_game(capsys) -> None:  # type: ignore[no-untyped-def]
+    """`--game ID`: the registry's game, its seats and levels asked of the registry."""
+    from crisp.games import registry
+    from tests.games.contract import highcard
+
+    registry.register(highcard.GAME)
+    try:
+        assert main(["simulate", "--game", "highcard", "--games", "6", "--seed", "3"]) == 0
+        out = capsys.readouterr().out
+        assert "highcard: 6 games of 4 seats" in out and "0 unfinished" in out  # min(4, max)
+        assert main(["simulate", "--game", "highcard", "--bots", "easy,easy,easy",
+                     "--games", "2"]) == 0
+        assert main(["simulate", "--game", "highcard", "--players", "5"]) == 2  # 2-4 seats
+        assert main(["simulate", "--game", "highcard", "--bots", "hard,easy"]) == 2
+    finally:
+        registry.unregister(highcard.GAME_ID)
+    assert main(["simulate", "--game", "no_such_game"]) == 2
+    assert main(["simulate", "--players", "9"]) == 2  # Crisp takes 2 to 8
