@@ -4,9 +4,11 @@ interface. `GAME` is what the registry hosts."""
 
 from __future__ import annotations
 
+from ..api import Game
+from .actions import Action
 from .game import Cribbage, rematch_dealer
 from .state import State
 
-GAME = Cribbage()
+GAME: Game[State, Action] = Cribbage()
 
 __all__ = ["GAME", "Cribbage", "State", "rematch_dealer"]

@@ -1,56 +1,24 @@
 """`hard`: the normal discard, with the crib's unknown cards weighted by what the
 other seats are likely to give (good cards to their own crib, poor ones to an
 opponent's); in the play, a look-ahead over the unseen cards: each card's points
-now, minus the next player's best expected reply, plus its own best answer."""
+now and the rest of the play laid out over deals of the unseen cards to the
+other seats (`rollout`)."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from math import comb
 
 from ...api import Rng
 from ..cards import rank, value
 from ..expect import crib_draws, crib_ev, hand_ev
-from ..items import total
-from ..pegging import fits, score_lay
 from ..vocabulary import BotLevel
 from .common import BaseBot, View, give_choices, own_crib, unseen
+from .rollout import lay_points, play_out
 
 # By rank (A..K): how likely a seat gives a card of that rank to its own (side's)
 # crib, and to an opponent's. Fives and touching low cards go to one's own crib;
 # an opponent's crib gets Kings and far-apart cards.
+SAMPLES = 20  # deals of the unseen cards per decision in the play
 TO_OWN = (1.2, 1.2, 1.3, 1.3, 2.0, 1.1, 1.1, 1.1, 1.0, 1.1, 1.0, 1.0, 1.0)
 TO_OPPONENT = (1.0, 0.9, 0.8, 0.8, 0.3, 0.8, 0.9, 0.9, 1.1, 1.0, 0.8, 1.1, 1.3)
-
-
-def _p_holds(k: int, n_unseen: int, h: int) -> float:
-    """The chance that `h` cards drawn from `n_unseen` hold one of `k` given cards."""
-    if h <= 0 or k <= 0 or n_unseen <= 0:
-        return 0.0
-    return 1 - comb(n_unseen - k, h) / comb(n_unseen, h)
-
-
-def best_reply(series: Sequence[str], rest: Sequence[str], held: int) -> float:
-    """The expected points of the next player's best card after `series`, who holds
-    `held` cards drawn from `rest` (one card a rank is enough to reply)."""
-    if held <= 0 or not rest:
-        return 0.0
-    count = sum(value(c) for c in series)
-    by_rank: dict[int, list[str]] = {}
-    for c in rest:
-        by_rank.setdefault(rank(c), []).append(c)
-    options = []
-    for cards in by_rank.values():
-        if fits(cards[0], count):
-            pts = total(score_lay([*series, cards[0]]))
-            if pts:
-                options.append((pts, _p_holds(len(cards), len(rest), held)))
-    options.sort(reverse=True)
-    expected, none_yet = 0.0, 1.0
-    for pts, p in options:
-        expected += none_yet * p * pts
-        none_yet *= 1 - p
-    return expected
 
 
 class HardBot(BaseBot):
@@ -84,23 +52,39 @@ class HardBot(BaseBot):
         return TO_OPPONENT if own else TO_OWN
 
     def choose_lay(self, view: View, seat: int, rng: Rng) -> str:
-        series = [e["card"] for e in view["play"]["series"]]
-        rest = unseen(view)
-        players = view["players"]
-        nxt = players[(seat + 1) % len(players)]
-        hand = list(view["hand"])
-
-        def worth(c: str) -> tuple[float, int]:
-            after = [*series, c]
-            now = total(score_lay(after))
-            reply = best_reply(after, rest, int(nxt["held"]))
-            mine = [x for x in hand if x != c]
-            # my best answer to a likely low reply: the points left in my own hand
-            answer = max((total(score_lay([*after, x])) for x in mine
-                          if fits(x, sum(value(y) for y in after))), default=0)
-            return now - reply + 0.25 * answer, value(c)
-
+        """Each playable card: its points now, then the rest of the play laid out
+        over `SAMPLES` deals of the unseen cards to the other seats (the same deals
+        for every card), every seat laying greedily; my side's points minus the
+        others'. Ties: the higher card (low cards are kept for the go)."""
         cards: list[str] = sorted(view["playable"])
-        return max(cards, key=worth)
-
-
+        if len(cards) == 1:
+            return cards[0]
+        players = view["players"]
+        n = len(players)
+        series = [rank(e["card"]) for e in view["play"]["series"]]
+        count = int(view["play"]["count"])
+        mine = [rank(c) for c in view["hand"]]
+        go = [bool(p["go"]) for p in players]
+        held = [int(p["held"]) for p in players]
+        deck = unseen(view)
+        side = [s % 2 if n == 4 else s for s in range(n)]
+        totals = dict.fromkeys(cards, 0.0)
+        for _ in range(SAMPLES):
+            rng.shuffle(deck)
+            hands: list[list[int]] = []
+            i = 0
+            for s in range(n):
+                if s == seat:
+                    hands.append(mine)
+                else:
+                    hands.append([rank(c) for c in deck[i:i + held[s]]])
+                    i += held[s]
+            for c in cards:
+                h = [list(x) for x in hands]
+                h[seat].remove(rank(c))
+                seq = [*series, rank(c)]
+                cnt = count + value(c)
+                pts = play_out(seq, cnt, h, list(go), seat)
+                pts[seat] += lay_points(seq, cnt)
+                totals[c] += sum(p if side[s] == side[seat] else -p for s, p in enumerate(pts))
+        return max(cards, key=lambda c: (totals[c], value(c)))
