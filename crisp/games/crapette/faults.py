@@ -178,3 +178,55 @@ def missed(board: Board, move: Move, mode: Calls, show: Sequence[Move] | None) -
     mine = priority(move, steps, shortest)
     return min(legal, key=lambda m: priority(m, steps, shortest), default=None) if any(
         priority(m, steps, shortest) < mine for m in legal) else None
+
+
+def faulty(board: Board, mode: Calls) -> set[Move]:
+    """Every legal move of `board` that would be a fault under `mode` (for the bots:
+    `assess` of each move, computed once)."""
+    legal = legal_moves(board)
+    if mode == Calls.OFF:
+        return set()
+    if direct(board):
+        return {m for m in legal if m[1] < FOUNDATION}
+    if mode == Calls.OBVIOUS:
+        return set()
+    steps = first_steps(board)
+    shortest = min(steps.values(), default=0)
+    if mode == Calls.COMBINATION:
+        return {m for m in legal if m[1] < FOUNDATION and m not in steps} if steps else set()
+    best = min((priority(m, steps, shortest) for m in legal), default=4)
+    return {m for m in legal if priority(m, steps, shortest) > best or (
+        steps and m[1] < FOUNDATION and m not in steps)}
+
+
+def sequence(board: Board, first: Move | None = None) -> list[Move] | None:
+    """A shortest qualifying sequence of `board` (beginning with `first` when given),
+    or None: what a caller shows (K6.3)."""
+    best: list[Move] | None = None
+    for m in legal_moves(board) if first is None else [first]:
+        if _last(m):
+            return [m]
+        if TABLEAU <= m[0] < FOUNDATION:
+            after = apply_move(board, m)
+            for n in range(1, DEPTH):
+                if best is not None and n + 1 >= len(best):
+                    break
+                rest = _path(after, n)
+                if rest is not None:
+                    best = [m, *rest]
+                    break
+    return best
+
+
+def _path(board: Board, depth: int) -> list[Move] | None:
+    for m in legal_moves(board):
+        if _last(m):
+            return [m]
+    if depth <= 1:
+        return None
+    for m in legal_moves(board):
+        if TABLEAU <= m[0] < FOUNDATION:
+            rest = _path(apply_move(board, m), depth - 1)
+            if rest is not None:
+                return [m, *rest]
+    return None

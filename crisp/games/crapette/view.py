@@ -16,10 +16,11 @@ def _pile(cards: tuple[int, ...]) -> dict[str, JSON]:
     return {"count": len(cards), "top": text(cards[-1]) if cards else None}
 
 
-def players(board: Board) -> list[dict[str, JSON]]:
-    """Per seat: crapette (count, top), stock (count), waste (count, top), `left`."""
-    return [{"crapette": _pile(board.crapette[s]), "stock": {"count": len(board.stock[s])},
-             "waste": _pile(board.waste[s]), "left": board.left(s)} for s in (0, 1)]
+def players(board: Board, ids: tuple[str, str]) -> list[dict[str, JSON]]:
+    """Per seat: id, crapette (count, top), stock (count), waste (count, top), `left`."""
+    return [{"id": ids[s], "crapette": _pile(board.crapette[s]),
+             "stock": {"count": len(board.stock[s])}, "waste": _pile(board.waste[s]),
+             "left": board.left(s)} for s in (0, 1)]
 
 
 def legal(state: State, player: str | None) -> list[str]:
@@ -46,7 +47,7 @@ def view(state: State, player: str | None) -> dict[str, JSON]:
                 "can_call": state.can_call(seat), "idle_turns": state.idle_turns}  # fmt: skip
     return {
         "status": state.status,
-        "players": players(board),
+        "players": players(board, state.players),
         "tableau": [[TEXT[c] for c in pile] for pile in board.tableau],
         "foundations": [text(t) if t >= 0 else None for t in board.foundations],
         "turn": turn,

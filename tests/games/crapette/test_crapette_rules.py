@@ -317,7 +317,7 @@ def test_k8_1_k8_2_everyone_sees_the_same_public_table_and_no_hidden_card() -> N
     views = [GAME.view(state, p, 0) for p in (*P, None)]
     for v in views:
         assert v["tableau"] == views[0]["tableau"] and v["players"] == views[0]["players"]
-        assert set(v["players"][0]) == {"crapette", "stock", "waste", "left"}
+        assert set(v["players"][0]) == {"id", "crapette", "stock", "waste", "left"}
         assert set(v["players"][0]["stock"]) == {"count"}  # the stock shows a count only
     hidden = GAME.hidden(state, "p1")
     assert hidden == GAME.hidden(state, None) and hidden  # the owner too

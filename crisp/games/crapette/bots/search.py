@@ -1,0 +1,93 @@
+"""The hard computer player: a search of its turn's move sequences.
+
+From the table its seat sees, every sequence of up to `DEPTH` moves (cards turned
+up meanwhile are unknown and take no part) is scored by `score`: its crapette
+emptied first, then its other cards, the opponent's piles kept loaded and the
+opponent's crapette top kept without a place to go. The first move of the best
+sequence is played, if it scores better than stopping (`end`); a first move that
+would be a fault under the room's calls is marked down (it would end the turn).
+The search stops after `BUDGET` positions, so a decision stays within its time.
+"""
+
+from __future__ import annotations
+
+from ..board import CRAPETTE, FOUNDATION, TABLEAU, Board, Move
+from ..cards import fits_foundation, fits_tableau
+from ..faults import faulty
+from ..moves import legal_moves, obliged
+from ..play import apply_move
+from ..vocabulary import Calls
+
+DEPTH = 4
+BUDGET = 500
+FAULT = 12.0  # a fault a call could catch ends the turn
+
+
+def score(board: Board, me: int) -> float:
+    """How good `board` is for `me` (higher is better)."""
+    opp = 1 - me
+    own = len(board.stock[me]) + len(board.waste[me]) + (board.turned >= 0 and board.mover == me)
+    s = -10.0 * len(board.crapette[me]) - 1.0 * own
+    s += 3.0 * len(board.crapette[opp]) + 1.5 * len(board.waste[opp])
+    s -= 1.5 * sum(1 for p in board.tableau if not p)
+    theirs = board.crapette[opp]
+    if theirs:
+        top = theirs[-1]
+        if any(fits_foundation(top, f) for f in board.foundations):
+            s -= 4.0
+        elif any(p and fits_tableau(top, p[-1]) for p in board.tableau):
+            s -= 2.5
+    return s
+
+
+def _pointless(board: Board, m: Move) -> bool:
+    """A lone tableau card moved to an empty pile changes nothing."""
+    return (TABLEAU <= m[0] < FOUNDATION and TABLEAU <= m[1] < FOUNDATION
+            and len(board.tableau[m[0] - TABLEAU]) == 1
+            and not board.tableau[m[1] - TABLEAU])  # fmt: skip
+
+
+def plan(board: Board, moves: list[Move], mode: Calls) -> Move | None:
+    """The hard player's next move, None for `end`."""
+    me = board.mover
+    bad = faulty(board, mode) if mode != Calls.OFF else set()
+    must = obliged(board)
+    best_value = float("-inf") if must else score(board, me)
+    best: Move | None = None
+    seen: set[Board] = {board}
+    nodes = 0
+    allowed = set(moves)
+    frontier: list[tuple[Board, Move, int]] = []
+    for m in legal_moves(board):
+        if m not in allowed or _pointless(board, m):
+            continue
+        after = apply_move(board, m)
+        value = score(after, me) - (FAULT if m in bad else 0.0) + (
+            0.5 if m[1] >= FOUNDATION else 0.0)
+        if value > best_value:
+            best_value, best = value, m
+        seen.add(after)
+        frontier.append((after, m, 1))
+    while frontier and nodes < BUDGET:
+        nxt: list[tuple[Board, Move, int]] = []
+        for b, first, depth in frontier:
+            if depth >= DEPTH or nodes >= BUDGET:
+                continue
+            penalty = FAULT if first in bad else 0.0
+            for m in legal_moves(b):
+                if _pointless(b, m):
+                    continue
+                after = apply_move(b, m)
+                if after in seen:
+                    continue
+                seen.add(after)
+                nodes += 1
+                value = score(after, me) - penalty - 0.05 * depth
+                if value > best_value:
+                    best_value, best = value, first
+                nxt.append((after, first, depth + 1))
+        frontier = nxt
+    if best is None and must:
+        fill = [m for m in moves if m[0] == CRAPETTE]
+        return fill[0] if fill else (moves[0] if moves else None)
+    return best
