@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
-from ..api import JSON, Bot, Ctx, Event, Option, Outcome, Rng, SeatRule, Setup
+from ..api import JSON, Bot, Ctx, Event, Option, Outcome, Rng, SeatRule, Setup, redact_event
 from . import hand, play, show
 from .actions import Action, CallMuggins, ClaimPoints, Give, Lay, Ready, parse
 from .board import winner_side
@@ -181,14 +180,9 @@ class Cribbage:
         return view(state, player)
 
     def redact(self, event: Event, player: str | None) -> dict[str, JSON] | None:
-        if event.private is not None and player not in event.private:
-            return None
-        data: dict[str, Any] = {k: v for k, v in event.data.items() if k not in event.sealed}
-        if player is None or player != event.data.get("player"):
-            for k in event.secret:
-                if k in data:
-                    data[k] = None
-        return {"kind": str(event.kind), **data}
+        """Nothing of an event is secret in Cribbage but its sealed fields (the deal
+        and the cards given, kept for the replay record)."""
+        return redact_event(event, player)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.status is not Status.GAME_OVER or state.game_points is None:

@@ -71,8 +71,12 @@ def deal(state: State, now: int, rng: Rng, events: list[Event]) -> State:
         turn_since=now,
         give_deadline=None if turn_s is None else now + scaled(turn_s * 1000, state.time_scale),
         show=(), next_at=None, claim=None, ready=(False,) * n, coach=(None,) * n)
-    events.append(Event(EventKind.HAND_STARTED, {"hand_no": state.hand_no,
-                                                 "dealer": state.players[state.dealer]}))
+    deal_record = {"hands": {p: list(h) for p, h in zip(state.players, state.dealt,
+                                                         strict=True)},
+                   "crib": list(crib), "stock": list(state.stock)}
+    events.append(Event(EventKind.HAND_STARTED, {
+        "hand_no": state.hand_no, "dealer": state.players[state.dealer],
+        "deal": deal_record}, sealed=("deal",)))  # the deal: for the replay record only
     return state
 
 
@@ -97,7 +101,8 @@ def give(state: State, seat: int, cards: Sequence[str], now: int,
     hands[seat] = tuple(c for c in held if c not in cards)
     state = replace(state, gave=tuple(gave), held=tuple(hands),
                     crib=state.crib + tuple(cards))
-    events.append(Event(EventKind.GAVE, {"player": state.players[seat], "count": len(cards)}))
+    events.append(Event(EventKind.GAVE, {"player": state.players[seat], "count": len(cards),
+                                         "cards": list(cards)}, sealed=("cards",)))
     if all(state.gave):
         state = turn_starter(state, now, events)
     return state

@@ -177,3 +177,16 @@ def test_bad_input_is_refused_with_its_code_and_changes_nothing() -> None:
     _refused(t, "p1", {"type": "lay", "card": t.state.held[0][0]}, "not_your_turn", "C5.1")
     _refused(t, "p2", {"type": "lay", "card": held[0]}, "illegal", "C5.1")
     _refused(t, "p2", {"type": "give", "cards": list(t.state.held[1][:2])}, "wrong_phase")
+
+
+def test_c9_2_the_deal_and_the_cards_given_are_sealed_for_the_replay_only() -> None:
+    t = Table(2, dealer=0, seed=4)
+    t.give("p1", *t.state.held[0][:2])
+    started = next(e for e in t.log if e.kind == "hand_started")
+    assert started.data["deal"]["hands"]["p1"] == list(t.state.dealt[0])
+    gave = next(e for e in t.log if e.kind == "gave")
+    assert gave.data["cards"] == list(t.state.gave[0])
+    for viewer in ("p1", "p2", None):
+        assert GAME.redact(started, viewer) == {"kind": "hand_started", "hand_no": 1,
+                                                "dealer": "p1"}
+        assert GAME.redact(gave, viewer) == {"kind": "gave", "player": "p1", "count": 2}
