@@ -118,7 +118,8 @@ def turn_starter(state: State, now: int, events: list[Event]) -> State:
     state = replace(state, starter=starter, stock=stock, give_deadline=None,
                     status=Status.PLAY, turn=(state.dealer + 1) % state.n, turn_since=now)
     events.append(Event(EventKind.STARTER, {"card": starter,
-                                            "items": [i.to_json() for i in items]}))
+                                            "items": [i.to_json() for i in items],
+                                            "cut_by": state.players[cutter(state)]}))
     if items:
         state = add_points(state, state.dealer, 2)
         state = check_over(state, events)

@@ -100,11 +100,16 @@ def timing(games: int, seed: int) -> dict[str, dict[str, float]]:
     return out
 
 
-def selfplay(a: str, b: str, pairs: int, seed: int) -> dict[str, Any]:
+def selfplay(a: str, b: str, pairs: int, seed: int, out: str | None = None,
+             every: int = 25) -> dict[str, Any]:
     """`pairs` duplicate pairs: each deal sequence with A in seat 0, then in seat 1;
-    seat 0 always deals first."""
+    seat 0 always deals first. With `out`, the summary so far is written there
+    every `every` pairs (a long run can be read before it ends)."""
     tally = Tally()
     for k in range(pairs):
+        if out is not None and k and k % every == 0:
+            with open(out, "w") as f:
+                json.dump(summary(a, b, k, tally), f, indent=1)
         rng = random.Random(seed * 1_000_003 + k)
         decks = [rng.sample(DECK, 52) for _ in range(DECKS_PER_GAME)]
         pair = 0.0
@@ -119,6 +124,16 @@ def selfplay(a: str, b: str, pairs: int, seed: int) -> dict[str, Any]:
             if a == b:
                 pair += 0.5 if winner == 0 else 0.0
         tally.pair_scores.append(pair)
+    result = summary(a, b, pairs, tally)
+    if out is not None:
+        with open(out, "w") as f:
+            json.dump(result, f, indent=1)
+    return result
+
+
+def summary(a: str, b: str, pairs: int, tally: Tally) -> dict[str, Any]:
+    """A's win rate over the pairs (a pair scores 0, 0.5 or 1) with its 95 %
+    interval, the first dealer's win rate with its interval, the mean points."""
     m = sum(tally.pair_scores) / pairs
     var = sum((x - m) ** 2 for x in tally.pair_scores) / max(1, pairs - 1)
     half = 1.96 * sqrt(var / pairs)
@@ -148,11 +163,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     s.add_argument("b")
     s.add_argument("--pairs", type=int, default=1000)
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     if args.what == "timing":
         print(json.dumps(timing(args.games, args.seed), indent=1))
     else:
-        print(json.dumps(selfplay(args.a, args.b, args.pairs, args.seed), indent=1))
+        print(json.dumps(selfplay(args.a, args.b, args.pairs, args.seed, args.out), indent=1))
 
 
 if __name__ == "__main__":

@@ -127,6 +127,8 @@ def test_c4_1_the_starter_is_the_card_after_the_deal() -> None:
             t.give(p, *t.state.held[s][: 2 if n == 2 else 1])
         assert t.state.starter == deck[dealt]
         assert t.of("starter")[-1]["card"] == deck[dealt]
+        # C4.1: cut by the player before the dealer (the pone with 2 players)
+        assert t.of("starter")[-1]["cut_by"] == t.players[(n - 1 - 1) % n]
 
 
 def test_c4_2_his_heels_scores_two_for_the_dealer_at_once() -> None:
