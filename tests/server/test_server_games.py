@@ -114,3 +114,16 @@ async def test_test_decks_as_decks(server: ThreadServer,
     async with off.http() as c:
         r = await c.post("/api/rooms", json={"name": "Ana", "decks": [stacked]})
         assert_error(r, 422, "test_hooks_off")
+
+
+def test_crisps_listing_is_what_its_rooms_enforce() -> None:
+    """GET /api/games's seats and levels for Crisp are the ones its rooms hold to: the
+    engine's seat range (R1.1) and the levels `add_bot` takes on the wire (R17.1)."""
+    from typing import get_args
+
+    from crisp.engine.state import MAX_PLAYERS, MIN_PLAYERS
+    from crisp.server.wire.client import Level
+
+    crisp = registry.get("crisp")
+    assert (crisp.seats.min, crisp.seats.max) == (MIN_PLAYERS, MAX_PLAYERS)
+    assert list(crisp.bot_levels) == [str(level) for level in get_args(Level)]
