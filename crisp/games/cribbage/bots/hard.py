@@ -17,6 +17,8 @@ from .rollout import lay_points, play_out
 # crib, and to an opponent's. Fives and touching low cards go to one's own crib;
 # an opponent's crib gets Kings and far-apart cards.
 SAMPLES = 20  # deals of the unseen cards per decision in the play
+GIVE_SAMPLES = 12  # the same, per choice of the shortlist when giving
+SHORTLIST = 5
 TO_OWN = (1.2, 1.2, 1.3, 1.3, 2.0, 1.1, 1.1, 1.1, 1.0, 1.1, 1.0, 1.0, 1.0)
 TO_OPPONENT = (1.0, 0.9, 0.8, 0.8, 0.3, 0.8, 0.9, 0.9, 1.1, 1.0, 0.8, 1.1, 1.3)
 
@@ -25,6 +27,10 @@ class HardBot(BaseBot):
     level = BotLevel.HARD
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:
+        """The `SHORTLIST` best choices by show value (hand, and the crib weighted by
+        the others' likely discards), then each one's play: the kept cards played
+        out against `GIVE_SAMPLES` deals of the unseen cards to the others (the same
+        deals for every choice), my side's pegging minus the others'."""
         hand = list(view["hand"])
         n = len(view["players"])
         rest = unseen(view)
@@ -33,14 +39,27 @@ class HardBot(BaseBot):
         sign = 1.0 if own else -1.0
         give_n = 2 if n == 2 else 1
         drawn = crib_draws(rest, 5 - give_n)
-        best, best_v = None, float("-inf")
+        scored = []
         for g in give_choices(hand, n):
             kept = [c for c in hand if c not in g]
-            v = hand_ev(kept, rest) + sign * crib_ev(g, rest, weights, drawn)
-            if v > best_v:
-                best, best_v = g, v
-        assert best is not None
-        return best
+            scored.append((hand_ev(kept, rest) + sign * crib_ev(g, rest, weights, drawn), g))
+        scored.sort(key=lambda vg: -vg[0])
+        short = scored[:SHORTLIST]
+        players = view["players"]
+        dealer = next(i for i, p in enumerate(players) if p.get("id") == view["dealer"])
+        side = [s % 2 if n == 4 else s for s in range(n)]
+        pegging = [0.0] * len(short)
+        deck = list(rest)
+        for _ in range(GIVE_SAMPLES):
+            rng.shuffle(deck)
+            others = [[rank(c) for c in deck[4 * k:4 * k + 4]] for k in range(n)]
+            for j, (_, g) in enumerate(short):
+                hands = [[rank(c) for c in hand if c not in g] if s == seat else list(others[s])
+                         for s in range(n)]
+                pts = play_out([], 0, hands, [False] * n, dealer)
+                pegging[j] += sum(p if side[s] == side[seat] else -p for s, p in enumerate(pts))
+        best = max(range(len(short)), key=lambda j: short[j][0] + pegging[j] / GIVE_SAMPLES)
+        return short[best][1]
 
     @staticmethod
     def _weights(view: View, seat: int, own: bool) -> tuple[float, ...]:
