@@ -23,7 +23,15 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.browser_kit import join_via_link, open_seat, switch_language, tap, view
+from tests.web.browser_kit import (
+    assert_touch_targets,
+    axe_violations,
+    join_via_link,
+    open_seat,
+    switch_language,
+    tap,
+    view,
+)
 from tests.web.conftest import PHONE, REPORT_CSP_VIOLATIONS
 
 expect: Any = None  # playwright's, imported where a browser test runs
@@ -214,6 +222,9 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
         expect(choices.nth(2).locator(".game-seats")).to_have_text(exact)
         expect(choices.nth(2).locator(".game-about")).to_have_count(0)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360, lang
+        if lang in ("en", "ar"):  # as test_web_a11y.py checks every screen
+            assert axe_violations(page) == [], lang
+            assert_touch_targets(page)
     switch_language(page, "en")
     expect(page.get_by_test_id("game-crisp")).to_be_checked()
     # a game the server refuses: the page says so and stays
@@ -227,6 +238,7 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
     tap(page, "create-room")
     expect(page.get_by_test_id("room-code")).to_be_visible()
     assert sent[-1] == {"name": "Ana"}
+    expect(page.get_by_test_id("room-game")).to_have_text("Game: Crisp")
     for testid in ("option-limit", "option-draw-seconds", "option-discard-draw", "option-watchers"):
         expect(page.get_by_test_id(testid)).to_be_visible()
     # an option without a translation shows its name and values as they are
@@ -256,6 +268,7 @@ def test_without_a_games_list_the_home_page_offers_crisp_alone(phone: Any, serve
     tap(page, "create-room")
     expect(page.get_by_test_id("room-code")).to_be_visible()
     expect(page.get_by_test_id("games")).to_have_count(0)
+    expect(page.get_by_test_id("room-game")).to_have_count(0)  # one game: nothing to say
     # the options the room's view has, drawn as Crisp's module knows them
     for testid in ("option-limit", "option-draw-seconds", "option-discard-draw", "option-watchers"):
         expect(page.get_by_test_id(testid)).to_be_visible()

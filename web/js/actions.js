@@ -55,14 +55,15 @@ function readName() {
   return name;
 }
 
-/** Create or join a room over HTTP, store the seat and enter the room. */
-async function viaApi(call) {
+/** Create or join a room over HTTP, store the seat and enter the room (of `game`,
+ * when it is known: its table loads meanwhile). */
+async function viaApi(call, game = null) {
   setState({ busy: true });
   try {
     const seat = await call();
     saveSeat(seat.code, seat);
     history.pushState(null, '', `/r/${seat.code}`);
-    enterRoom(seat.code);
+    enterRoom(seat.code, { game });
   } catch (e) {
     toast(errorMessage(e.code, e.message));
   } finally {
@@ -87,7 +88,7 @@ export const act = {
     loadQr().catch(() => {}); // the lobby comes next: its QR code loads meanwhile
     const game = getState().homeGame || gameId(null);
     loadGame(game).catch(() => {}); // its table comes next
-    viaApi(() => api.createRoom(name, game));
+    viaApi(() => api.createRoom(name, game), game);
   },
   join: () => {
     const code = api.normalizeCode(typedCode());

@@ -95,15 +95,21 @@ export function loadGames() {
  * public only, every tap disabled), so that a reload, or a phone offline, shows
  * the room at once; the first update also says whether this seat was played
  * meanwhile (the game's `playedWhileAway`). The room's game's module is loaded
- * meanwhile (games.js): the one the table last seen names, else the one the
- * first update names. */
-export function enterRoom(code, { watch = false } = {}) {
+ * meanwhile (games.js): the game of the table last seen, of the room's look-up
+ * on the join form, or `game` (the one just created); else the room is looked up
+ * for it at once (and the first update, which names it too, waits for it). */
+export function enterRoom(code, { watch = false, game: named = null } = {}) {
   leaveRoom();
   const seat = watch ? null : loadSeat(code);
   const S = getState();
   const last = watch ? null : loadTable(code);
-  const game = gameModule(gameId(last));
-  if (!game) loadGame(gameId(last)).then(() => enterIfStill(code, watch), render);
+  const info = S.homeInfo && S.homeInfo.code === code ? S.homeInfo : null;
+  const id = last ? gameId(last) : named || (info && gameId(info));
+  const game = id ? gameModule(id) : null;
+  if (id && !game) loadGame(id).then(() => enterIfStill(code, watch), render);
+  // not known here (a seat taken elsewhere, a watcher's link): the room's look-up
+  // names it, in parallel with the socket, so its table loads meanwhile
+  if (!id) api.roomInfo(code).then((found) => loadGame(gameId(found))).then(() => enterIfStill(code, watch), render);
   const names = {};
   const bots = {};
   for (const p of (last && last.players) || []) {

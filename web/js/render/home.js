@@ -9,6 +9,7 @@ import { t, text, listOf, has } from '../i18n.js';
 import { DEFAULT_GAME, Status } from '../protocol.js';
 import { formatCode } from '../net/api.js';
 import { gameName } from './parts.js';
+import { gameId } from '../games.js';
 
 /** The name input, or null when the home form is not on screen. */
 export const nameField = () => document.querySelector('[data-testid="name-input"]');
@@ -31,7 +32,10 @@ export function home(ctx) {
       line = info.locked ? t('home.locked', { code })
         : t('home.roomInfo', { code, count: info.players.length, names: listOf(info.players.map((p) => p.name)) });
     }
-    infoLine = [h('p', { class: 'note' }, line), watchOffer(ctx, info)];
+    // which game the room plays, once the server offers more than one
+    const game = (S.games || []).length > 1
+      ? h('p', { class: 'note', 'data-testid': 'room-game' }, t('lobby.game', { name: gameName(gameId(info)) })) : null;
+    infoLine = [h('p', { class: 'note' }, line), game, watchOffer(ctx, info)];
   }
   return h('div', { class: 'home' },
     h('section', { class: 'hero' },

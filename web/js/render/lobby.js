@@ -12,7 +12,7 @@ import { qrModule } from '../lazy.js';
 import { codeGroups, formatCode } from '../net/api.js';
 import { BotLevel } from '../protocol.js';
 import { Highlight, seatKey } from '../events.js';
-import { pending, flash, seatTags, nameEl, playerName, nameOf, presenceTags } from './parts.js';
+import { pending, flash, seatTags, nameEl, playerName, nameOf, presenceTags, gameName } from './parts.js';
 import { watchBar, watchersChip } from './watch.js';
 
 /** The computer players' levels the host may pick (R17.1; "hard": protocol v1.2). */
@@ -39,6 +39,9 @@ export function lobby(ctx) {
           h('span', { class: 'code', 'data-testid': 'room-code', dir: 'ltr' },
             codeGroups(v.code).map((g, i) => h('span', { key: i, class: 'code-group' }, g)))),
         h('p', { class: 'link', dir: 'ltr' }, link.replace(/^https?:\/\//, '')),
+        // which game, once the server offers more than one
+        (S.games || []).length > 1
+          ? h('p', { class: 'note', 'data-testid': 'room-game' }, t('lobby.game', { name: gameName(gameId(v)) })) : null,
         h('button', {
           type: 'button', class: 'btn wide', 'data-testid': 'share-link', onclick: () => act.share(link),
         }, canShare ? t('lobby.share') : t('lobby.copy'))),
