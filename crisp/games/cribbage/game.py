@@ -8,7 +8,6 @@ from dataclasses import replace
 from ..api import JSON, Bot, Ctx, Event, Option, Outcome, Rng, SeatRule, Setup, redact_event
 from . import hand, play, show
 from .actions import Action, CallMuggins, ClaimPoints, Give, Lay, Ready, parse
-from .board import winner_side
 from .bots import BOTS
 from .cards import DECK, check_deck
 from .errors import bad, illegal, not_your_turn, unknown_player, wrong_phase
@@ -224,9 +223,3 @@ def rematch_dealer(state: State) -> int:
     passes it as `Setup.dealer` of the rematch.)"""
     low = min(state.scores)
     return next(s for s in range(state.n) if state.scores[state.side(s)] == low)
-
-
-def scores_reached(state: State) -> bool:
-    return winner_side(state) is not None
-
-

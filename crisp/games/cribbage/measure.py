@@ -26,7 +26,7 @@ from ..api import Ctx, Setup
 from .cards import DECK
 from .game import Cribbage
 from .state import State
-from .vocabulary import CRIB
+from .vocabulary import CRIB, BotLevel
 
 GAME = Cribbage()
 DECKS_PER_GAME = 40  # more hands than any game lasts
@@ -85,7 +85,7 @@ def play_game(levels: Sequence[str], decks: Sequence[Sequence[str]], dealer: int
 def timing(games: int, seed: int) -> dict[str, dict[str, float]]:
     times: dict[str, list[int]] = {}
     rng = random.Random(seed)
-    levels = ("easy", "normal", "hard")
+    levels = tuple(BotLevel)
     for g in range(games):
         n = 2 + g % 3
         seat_levels = [levels[(g + i) % 3] for i in range(n)]

@@ -13,6 +13,7 @@ from typing import Any
 
 from .items import Item
 from .options import Options
+from .pegging import count_of
 from .vocabulary import CRIB, GamePointsKind, Status
 
 Cards = tuple[str, ...]
@@ -149,12 +150,8 @@ class State:
         return tuple(c for c in self.dealt[seat] if c not in self.gave[seat])
 
     def count(self) -> int:
-        from .pegging import count_of
-
+        """The running count of the series (C5.1)."""
         return count_of([c for _, c in self.series])
-
-    def match_of(self) -> dict[str, int]:
-        return dict(self.match)
 
     # -- JSON -----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
