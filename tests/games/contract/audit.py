@@ -12,7 +12,8 @@ After every change, `check` holds the game to the contract:
   says that viewer may not know (`hidden`), and names no generator seed;
 - every event, as each seat and a watcher receive it, shows a card hidden from
   them only through the event's own markers (`private` to them, or a `secret`
-  field of their own), never a `sealed` field, never the seed;
+  field of their own), never a `sealed` field, never the seed nor a word of the
+  generator's state;
 - `to_json` survives a JSON round trip: the same stored form and the same views;
 - the cards (`cards`) are the same multiset after every change, each once;
 - the view's `version`, when the game has one, grows with every change.
@@ -36,6 +37,15 @@ MAX_MOVES = 6000  # a game that has not ended by then is stuck (a bug)
 SEED_BASE = 90_417_253  # a seed too distinctive to appear in a view by chance
 
 
+def ints_in(value: Any) -> list[int]:
+    """Every integer in a JSON value."""
+    if isinstance(value, dict):
+        return [i for v in value.values() for i in ints_in(v)]
+    if isinstance(value, list | tuple):
+        return [i for v in value for i in ints_in(v)]
+    return [value] if isinstance(value, int) and not isinstance(value, bool) else []
+
+
 def cards_in(value: Any) -> list[str]:
     """Every card (a two-character string like "TS") in a JSON value."""
     if isinstance(value, dict):
@@ -57,12 +67,15 @@ class Played:
 
 
 class Auditor:
-    def __init__(self, game: Game[Any, Any], players: list[str], seed: int) -> None:
+    def __init__(self, game: Game[Any, Any], players: list[str], seed: int,
+                 rng: random.Random | None = None) -> None:
         assert isinstance(game, Audited), f"{game.id}: cards() and hidden() are missing"
         self.game = game
         self.audited: Audited[Any] = game
         self.viewers: list[str | None] = [*players, None]
         self.seed = str(seed)
+        self.rng = rng
+        self.rng_words: set[int] = set()  # every state word the generator has had (large ones)
         self.deck: Counter[str] | None = None
         self.version: int | None = None
         self.played = Played()
@@ -70,6 +83,8 @@ class Auditor:
     def check(self, before: Any, state: Any, events: list[Event], now: int) -> None:
         game, audited = self.game, self.audited
         self.played.changes += 1
+        if self.rng is not None:  # a time or a count is never this large
+            self.rng_words.update(w for w in self.rng.getstate()[1] if w >= 1 << 24)
         stored = game.to_json(state)
         text = json.dumps(stored, sort_keys=True)
         again = game.from_json(json.loads(text))
@@ -109,6 +124,7 @@ class Auditor:
         text = json.dumps(value)
         assert self.seed not in text, f"the generator's seed in the {what}"
         assert '"seed"' not in text and '"rng"' not in text, f"a generator in the {what}"
+        assert not set(ints_in(value)) & self.rng_words, f"the generator's state in the {what}"
         leaked = set(cards_in(value)) & hidden
         assert not leaked, f"{what} shows hidden cards {sorted(leaked)}: {value}"
 
@@ -118,7 +134,7 @@ def play(game: Game[Any, Any], seats: int, seed: int, options: Mapping[str, Any]
     """One game of `seats` computer players to its end, audited at every change."""
     rng = random.Random(seed)
     players = [f"p{i + 1}" for i in range(seats)]
-    auditor = Auditor(game, players, seed)
+    auditor = Auditor(game, players, seed, rng)
     now = 1_000
     opts = {name: opt.default for name, opt in game.options.items()} | dict(options or {})
     state, events = game.start(players, opts, Setup(), Ctx(now, rng))

@@ -117,6 +117,18 @@ def test_the_audit_catches_a_leak() -> None:
     with pytest.raises(AssertionError, match="hidden cards"):
         play(Leaky(), 2, SEED_BASE)
 
+    class Telling(highcard.HighCard):  # shows a word of the generator's state
+        def start(self, players: Any, options: Any, setup: Setup, ctx: Ctx) -> Any:
+            state, events = super().start(players, options, setup, ctx)
+            word = max(ctx.rng.getstate()[1][:8])  # type: ignore[attr-defined]
+            return {**state, "salt": word}, events
+
+        def view(self, state: Any, player: str | None, now: int) -> dict[str, Any]:
+            return {**super().view(state, player, now), "salt": state["salt"]}
+
+    with pytest.raises(AssertionError, match="generator's state"):
+        play(Telling(), 2, SEED_BASE)
+
 
 def test_the_test_game_is_registered_only_while_a_test_hosts_it(
         hosted_highcard: Game[Any, Any]) -> None:
