@@ -37,21 +37,19 @@ def board_from_memory(raw: Any) -> Board | None:
     return Board(two(c), two(s), two(w), tuple(tuple(p) for p in t), tuple(f), mover, turned)
 
 
-def _judged(board: Board, move: tuple[int, int], mode: Calls,
+def _judged(board: Board, move: tuple[int, int], eye: Calls,
             room: Calls) -> tuple[bool, list[dict[str, str]] | None]:
-    """Whether calling `move` would be right under `room`, judged as far as `mode`
-    (the bot's eye), and the sequence to show."""
+    """Whether calling `move` would be right under the room's `room`, as far as this
+    bot's `eye` sees (obvious: K6.2 only), and the sequence to show."""
     faults = assess(board, move, room)
     if faults.obvious:
         return True, None
-    if mode in (Calls.OBVIOUS, Calls.OFF) or room in (Calls.OBVIOUS, Calls.OFF):
-        return False, None
-    if not (faults.combination or faults.priority):
+    if eye in (Calls.OBVIOUS, Calls.OFF) or not faults.any:
         return False, None
     shown = sequence(board)
-    if shown is None or judge(room, faults, True, len(shown)) is None:
+    if judge(room, faults, shown is not None, len(shown or ())) is None:
         return False, None
-    return True, [move_name(m) for m in shown]
+    return True, None if shown is None else [move_name(m) for m in shown]
 
 
 def follow(memory: dict[str, Any], view: Mapping[str, Any],

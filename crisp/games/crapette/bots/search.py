@@ -11,7 +11,7 @@ The search stops after `BUDGET` positions, so a decision stays within its time.
 
 from __future__ import annotations
 
-from ..board import CRAPETTE, FOUNDATION, TABLEAU, Board, Move
+from ..board import CRAPETTE, FOUNDATION, OPP_CRAPETTE, OPP_WASTE, TABLEAU, Board, Move
 from ..cards import fits_foundation, fits_tableau
 from ..faults import faulty
 from ..moves import legal_moves, obliged
@@ -21,22 +21,27 @@ from ..vocabulary import Calls
 DEPTH = 4
 BUDGET = 500
 FAULT = 12.0  # a fault a call could catch ends the turn
+# score's weights: per card of one's crapette, of one's other cards, of the opponent's
+# crapette and waste, per empty tableau pile; the opponent's crapette top with a
+# foundation or a tableau pile to go to
+W_CRAPETTE, W_OWN, W_THEIR_CRAPETTE, W_THEIR_WASTE, W_EMPTY = 10.0, 1.0, 3.0, 1.5, 0.0
+W_THEY_GO_UP, W_THEY_GO_OUT = 4.0, 5.0
 
 
 def score(board: Board, me: int) -> float:
     """How good `board` is for `me` (higher is better)."""
     opp = 1 - me
     own = len(board.stock[me]) + len(board.waste[me]) + (board.turned >= 0 and board.mover == me)
-    s = -10.0 * len(board.crapette[me]) - 1.0 * own
-    s += 3.0 * len(board.crapette[opp]) + 1.5 * len(board.waste[opp])
-    s -= 1.5 * sum(1 for p in board.tableau if not p)
+    s = -W_CRAPETTE * len(board.crapette[me]) - W_OWN * own
+    s += W_THEIR_CRAPETTE * len(board.crapette[opp]) + W_THEIR_WASTE * len(board.waste[opp])
+    s -= W_EMPTY * sum(1 for p in board.tableau if not p)
     theirs = board.crapette[opp]
     if theirs:
         top = theirs[-1]
         if any(fits_foundation(top, f) for f in board.foundations):
-            s -= 4.0
+            s -= W_THEY_GO_UP
         elif any(p and fits_tableau(top, p[-1]) for p in board.tableau):
-            s -= 2.5
+            s -= W_THEY_GO_OUT
     return s
 
 
@@ -51,6 +56,11 @@ def plan(board: Board, moves: list[Move], mode: Calls) -> Move | None:
     """The hard player's next move, None for `end`."""
     me = board.mover
     bad = faulty(board, mode) if mode != Calls.OFF else set()
+    if bad:  # a card could go up, or a sequence should begin: no search can beat that
+        good = [m for m in moves if m not in bad and m[1] >= FOUNDATION and m[0] != OPP_WASTE
+                and m[0] != OPP_CRAPETTE]
+        if good:
+            return max(good, key=lambda m: (m[0] == CRAPETTE, score(apply_move(board, m), me)))
     must = obliged(board)
     best_value = float("-inf") if must else score(board, me)
     best: Move | None = None
