@@ -114,9 +114,10 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_contract_audit_every_seat_count_and_level(n: int) -> None:
-    assert play(GAME, n, SEED_BASE + n).moves
-    assert play(GAME, n, SEED_BASE + 40 + n, options={"muggins": True}).moves
+def test_the_contract_audit_with_muggins_and_timers(n: int) -> None:
+    """The contract's audit (test_cribbage_contract.py runs it with the defaults)."""
+    assert play(GAME, n, SEED_BASE + 40 + n,
+                options={"muggins": True, "turn_seconds": 15, "target": 61}).moves
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
