@@ -13,7 +13,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..api import JSON, BadMessage, Bot, Ctx, Event, GameError, Option, Outcome, SeatRule, Setup
+from ..api import (
+    JSON,
+    BadMessage,
+    Bot,
+    Ctx,
+    Event,
+    GameError,
+    Option,
+    Outcome,
+    SeatRule,
+    Setup,
+    options_of,
+)
 from . import codec, reducer
 from .actions import Action, parse
 from .board import Board
@@ -27,10 +39,10 @@ from .vocabulary import BotLevel, Calls, ErrorCode, GameId, Status
 class Crapette:
     """The game `crapette` (crapette-rules.md K1-K10)."""
 
-    id = GameId.CRAPETTE
+    id: str = GameId.CRAPETTE
     seats = SeatRule(min=2, max=2)
     options: Mapping[str, Option] = {
-        "calls": Option(Calls.OBVIOUS, tuple(Calls)),
+        "calls": Option(Calls.OBVIOUS.value, tuple(c.value for c in Calls)),
         "move_seconds": Option(None, MOVE_SECONDS),
         "watchers": Option(True, (True, False)),
     }
@@ -40,11 +52,7 @@ class Crapette:
               ctx: Ctx) -> tuple[State, list[Event]]:
         if len(players) != 2:
             raise GameError(ErrorCode.ILLEGAL, "Crapette is for exactly 2 players", "K1.1")
-        chosen = {name: options.get(name, opt.default) for name, opt in self.options.items()}
-        for name, value in chosen.items():
-            if value not in self.options[name].choices or (
-                    isinstance(value, bool) != isinstance(self.options[name].default, bool)):
-                raise BadMessage(f"option {name}: {value!r} is not one of its choices")
+        chosen = options_of(self, options)
         opts = Options(Calls(chosen["calls"]), chosen["move_seconds"],
                        bool(chosen["watchers"]), setup.time_scale)
         if setup.decks is not None:
