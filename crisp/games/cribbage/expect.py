@@ -73,9 +73,9 @@ def draws(counts: Sequence[int], m: int) -> Iterator[tuple[tuple[int, ...], int]
 def hand_ev(kept: Sequence[str], unseen: Sequence[str]) -> float:
     """The mean show points of `kept` (4 cards) over every starter in `unseen`."""
     n = len(unseen)
-    base = tuple(sorted(rank(c) for c in kept))
+    base = rank_key([rank(c) for c in kept])
     counts = _rank_counts(unseen)
-    total = sum(c * rank_points(tuple(sorted((*base, r)))) for r, c in enumerate(counts) if c)
+    total = sum(c * points_by_key(base + _POW5[r]) for r, c in enumerate(counts) if c)
     suits = _suit_counts(unseen)
     kept_suits = {c[1] for c in kept}
     flush = 0.0
@@ -86,12 +86,35 @@ def hand_ev(kept: Sequence[str], unseen: Sequence[str]) -> float:
     return total / n + flush + nobs
 
 
-Draws = list[tuple[tuple[int, ...], int]]
+Draws = list[tuple[tuple[int, ...], int, int]]
+
+# A multiset of ranks as a number: the sum of 5**rank over its cards (at most 4 of
+# a rank), so the key of two multisets together is the sum of their keys.
+_POW5 = tuple(5**r for r in range(13))
+_BY_KEY: dict[int, int] = {}
+
+
+def rank_key(ranks: Sequence[int]) -> int:
+    return sum(_POW5[r] for r in ranks)
+
+
+def points_by_key(key: int) -> int:
+    """`rank_points` of the five ranks whose key is `key` (cached by key)."""
+    pts = _BY_KEY.get(key)
+    if pts is None:
+        ranks: list[int] = []
+        k = key
+        for r in range(13):
+            ranks += [r] * (k % 5)
+            k //= 5
+        pts = _BY_KEY[key] = rank_points(tuple(ranks))
+    return pts
 
 
 def crib_draws(unseen: Sequence[str], m: int) -> Draws:
-    """`draws` over the unseen cards, as a list to reuse for every choice."""
-    return list(draws(_rank_counts(unseen), m))
+    """`draws` over the unseen cards with their keys, as a list to reuse for every
+    choice."""
+    return [(ranks, w, rank_key(ranks)) for ranks, w in draws(_rank_counts(unseen), m)]
 
 
 def crib_ev(known: Sequence[str], unseen: Sequence[str],
@@ -103,22 +126,27 @@ def crib_ev(known: Sequence[str], unseen: Sequence[str],
     `drawn`: `crib_draws(unseen, 5 - len(known))`, computed once for many calls."""
     n = len(unseen)
     m = 5 - len(known)
-    base = tuple(rank(c) for c in known)
+    base = rank_key([rank(c) for c in known])
     ways_all = comb(n, m)
     if drawn is None:
         drawn = crib_draws(unseen, m)
     total = 0.0
     norm = 0.0
-    for ranks, w in drawn:
-        pts = rank_points(tuple(sorted(base + ranks)))
-        if weights is not None:
+    by_key = _BY_KEY
+    if weights is None:
+        for _, w, key in drawn:
+            pts = by_key.get(base + key)
+            total += w * (points_by_key(base + key) if pts is None else pts)
+        norm = ways_all
+    else:
+        for ranks, w, key in drawn:
             prod = 1.0
             for r in ranks:
                 prod *= weights[r]
             # the starter is any one of the m cards; the others are the seats' discards
-            w = w * sum(prod / weights[r] for r in ranks) / m  # type: ignore[assignment]
-        total += w * pts
-        norm += w
+            wt = w * sum(prod / weights[r] for r in ranks) / m
+            total += wt * points_by_key(base + key)
+            norm += wt
     suits = _suit_counts(unseen)
     known_suits = {c[1] for c in known}
     flush = 0.0
