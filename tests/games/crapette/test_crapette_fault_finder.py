@@ -134,3 +134,20 @@ def test_k6_2_k6_3_k6_4_fault_finder_agrees_with_brute_force_on_10000_positions(
                     assert judge(mode, mine, ok, length) == brute_judge(mode, mine, show, found)
     assert all(n >= POSITIONS for n in seen.values())
     assert all(n > 1000 for n in faults_seen.values()), faults_seen  # the positions bite
+
+
+def test_k6_faulty_and_sequence_agree_with_assess_and_first_steps() -> None:
+    """What the bots use: `faulty` (every fault at once) and `sequence` (what to show)."""
+    from crisp.games.crapette.faults import faulty, first_steps, sequence
+
+    rng = random.Random(77)
+    for _ in range(1500):
+        board = small_position(rng)
+        for mode in (Calls.OFF, Calls.OBVIOUS, Calls.COMBINATION, Calls.STRICT):
+            assert faulty(board, mode) == {m for m in legal_moves(board)
+                                           if assess(board, m, mode).any}  # fmt: skip
+        steps = first_steps(board)
+        shown = sequence(board)
+        assert (shown is None) == (not steps)
+        if shown is not None:
+            assert qualifies(board, shown) and len(shown) == min(steps.values())
