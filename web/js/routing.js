@@ -12,7 +12,9 @@ import { RoomSocket } from './net/socket.js';
 import { ErrorCode, MessageType, Status } from './protocol.js';
 import { gameId, gameModule, gameOf, loadGame } from './games.js';
 import { loadQr, qrModule } from './lazy.js';
-import { loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated } from './storage.js';
+import {
+  loadSeat, saveSeat, forgetSeat, lastRoom, loadName, loadTable, saveTable, markSeated, writeSeatsCookie,
+} from './storage.js';
 import { restartClock } from './state.js';
 import { getState, setState, replaceState } from './store.js';
 import { applyUpdate, errorMessage } from './update.js';
@@ -62,6 +64,7 @@ export function showHome(code, error = null) {
   });
   if (code) lookUp(code);
   loadGames();
+  writeSeatsCookie();
 }
 
 /** Who is waiting in room `code`, for the join form (if that code is still the one typed). */

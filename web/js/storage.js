@@ -70,8 +70,10 @@ function seatedCodes() {
 }
 
 /** The cookie `crisp_seats`: the codes of the rooms with a stored seat (the last
- * MAX_COOKIE_SEATS, joined by dots), or no cookie at all when there is none. */
-function writeSeatsCookie() {
+ * MAX_COOKIE_SEATS, joined by dots), or no cookie at all when there is none.
+ * Written again on the home screen too, so that a cookie older than the seats
+ * this phone still has (storage cleared, a seat lost while away) is put right. */
+export function writeSeatsCookie() {
   const codes = seatedCodes().slice(-MAX_COOKIE_SEATS);
   const secure = location.protocol === 'https:' ? '; Secure' : '';
   const value = codes.length ? `${codes.join('.')}; Max-Age=31536000` : '; Max-Age=0';
