@@ -57,6 +57,11 @@ async def test_a_room_is_crisp_unless_it_names_its_game(server: ThreadServer) ->
         for game in ("chess", "", "CRISP", 7, None, ["crisp"], {"id": "crisp"}):
             r = await c.post("/api/rooms", json={"name": "Ana", "game": game})
             assert_error(r, 422, "unknown_game")
+        # registered (the contract suite runs over it) but not hosted yet: not listed,
+        # so unknown here (http/games.HOSTED; docs/architecture.md "The seam")
+        assert "cribbage" in [g.id for g in registry.all_games()]
+        r = await c.post("/api/rooms", json={"name": "Ana", "game": "cribbage"})
+        assert_error(r, 422, "unknown_game")
 
 
 async def test_every_view_names_the_game(server: ThreadServer) -> None:
