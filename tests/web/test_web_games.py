@@ -239,6 +239,7 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
     expect(page.get_by_test_id("room-code")).to_be_visible()
     assert sent[-1] == {"name": "Ana"}
     expect(page.get_by_test_id("room-game")).to_have_text("Game: Crisp")
+    expect(page.locator(".players-head h2")).to_have_text("Players (1 of 8)")  # its seats
     for testid in ("option-limit", "option-draw-seconds", "option-discard-draw", "option-watchers"):
         expect(page.get_by_test_id(testid)).to_be_visible()
     # an option without a translation shows its name and values as they are

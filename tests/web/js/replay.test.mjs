@@ -1,5 +1,5 @@
-// The replay's steps (web/js/replay/steps.js, R18.2), the memory review's words
-// (web/js/render/memory.js, R18.3) in every language, and what a watcher's page
+// The replay's steps (web/js/games/crisp/steps.js, R18.2), the memory review's words
+// (web/js/games/crisp/memory.js, R18.3) in every language, and what a watcher's page
 // does with its updates and closes (R18.1: update.js, net/socket.js); under Node
 // (tests/web/test_web_units.py runs this file).
 

@@ -49,7 +49,7 @@ export function lobby(ctx) {
       localWarning()),
     lockPanel(ctx, isHost),
     h('section', { class: 'panel' },
-      h('div', { class: 'players-head' }, h('h2', null, t('lobby.players', { count: v.players.length })),
+      h('div', { class: 'players-head' }, h('h2', null, t('lobby.playersOf', { count: v.players.length, n: seats.max })),
         watchersChip(v)), // R18.1: how many watch
       h('ul', { class: 'players', 'data-testid': 'player-list' },
         v.players.map((p) => h('li', {
