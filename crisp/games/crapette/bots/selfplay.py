@@ -44,7 +44,7 @@ def play(levels: tuple[str, str], seed: int, calls: Calls,
     """One game; the winning seat, None for a blocked game."""
     rng = random.Random(seed)
     players = ["p1", "p2"]
-    state, events = GAME.start(players, {"calls": calls}, Setup(), Ctx(0, rng))
+    state, events = GAME.start(players, {"calls": calls.value}, Setup(), Ctx(0, rng))
     bots = [GAME.bot(level) for level in levels]
     memory: list[Any] = [b.fresh(p) for b, p in zip(bots, players, strict=True)]
 
