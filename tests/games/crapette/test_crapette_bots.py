@@ -95,3 +95,14 @@ def test_the_mover_bot_never_sends_end_under_the_obligation() -> None:
         assert message is not None and message["type"] == "move", level
         GAME.apply(g.state, "p1", GAME.parse(json.loads(json.dumps(message))),
                    Ctx(0, random.Random(1)))
+
+
+def test_selfplay_measures_a_pairing_with_a_95_interval() -> None:
+    from crisp.games.crapette.bots.selfplay import match, wilson
+
+    low, high = wilson(50, 100)
+    assert 0.40 < low < 0.5 < high < 0.60
+    out = match("normal", "easy", 2, Calls.COMBINATION)
+    assert out["games"] == 2 and out["wins"] + out["draws"] <= 2
+    assert set(out["levels"]) == {"normal", "easy"}
+    assert out["ci95"][0] <= out["share"] <= out["ci95"][1]
