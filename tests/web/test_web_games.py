@@ -233,11 +233,11 @@ def test_the_home_page_offers_the_games_and_creates_the_one_chosen(phone: Any, s
     tap(page, "create-room")
     expect(page.get_by_test_id("toast")).to_have_text("This server does not host that game.")
     assert sent[-1] == {"name": "Ana", "game": "nogame"}
-    # Crisp: a v1 request (no game named), and the lobby shows the game's listed options
+    # Crisp, named too; the lobby shows the game's listed options
     page.get_by_test_id("game-crisp").check()
     tap(page, "create-room")
     expect(page.get_by_test_id("room-code")).to_be_visible()
-    assert sent[-1] == {"name": "Ana"}
+    assert sent[-1] == {"name": "Ana", "game": "crisp"}
     expect(page.get_by_test_id("room-game")).to_have_text("Game: Crisp")
     expect(page.locator(".players-head h2")).to_have_text("Players (1 of 8)")  # its seats
     for testid in ("option-limit", "option-draw-seconds", "option-discard-draw", "option-watchers"):

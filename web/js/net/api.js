@@ -63,10 +63,9 @@ export function codeGroups(code) {
   return c.length === CODE_LENGTH ? [c.slice(0, 4), c.slice(4)] : [c];
 }
 
-/** A new room of game `game` (protocol.md "v2 additions"; the default game's
- * room is asked for without naming it, as v1 did). */
-export const createRoom = (name, game = DEFAULT_GAME) =>
-  call('POST', '/api/rooms', game === DEFAULT_GAME ? { name } : { name, game });
+/** A new room of game `game` (protocol.md "v2 additions": 422 `unknown_game` for
+ * a game the server does not host). */
+export const createRoom = (name, game = DEFAULT_GAME) => call('POST', '/api/rooms', { name, game });
 
 /** The games this server offers (`GET /api/games`): [{id, seats: {min, max}, teams,
  * options: {name: {default, choices}}}]. A server without the list (404: before
