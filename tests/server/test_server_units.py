@@ -327,7 +327,7 @@ async def test_a_seat_back_after_a_disconnect_gets_a_number_never_given_before(
     hub = Hub(store)
     stale = _LocalRoom(latest_conns=dict(before.conns))  # has not seen the disconnect
     hub.rooms[seat.room_code] = stale
-    conn.n = n2
+    conn.numbered(n2)
     hub.check_replaced(conn)
     assert not conn.closing
     # a document written before `seq` existed numbers from its connections

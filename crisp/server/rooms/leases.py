@@ -69,6 +69,8 @@ class Socket(Protocol):
     @property
     def closing(self) -> bool: ...
 
+    def numbered(self, n: int) -> None: ...
+
 
 @dataclass(frozen=True)
 class LeaseTimes:
@@ -165,7 +167,7 @@ class Presence:
         await self.store.put_leases([conn.lease], self.clock.now_ms() + self.times.lease_ms)
         number = await self.rooms.reclaim(conn.room_code, conn.player_id, conn.id)
         if number is not None:
-            conn.n = number
+            conn.numbered(number)
 
 
 async def expire_leases(

@@ -181,6 +181,17 @@ class Connection:
                 self.end_reason = end_reason
             self._push(_Close(close_code, reason))
 
+    def numbered(self, n: int) -> None:
+        """The number the seat's connect (or reclaim) saved for this connection."""
+        self.n = n
+
+    def peer_closed(self, code: int | None) -> None:
+        """The client closed the socket, or it dropped (`code` None: 1005). A 1012 we
+        did not send is uvicorn's at a graceful stop: the end is a shutdown."""
+        self.peer_close_code = int(code or CloseCode.NO_STATUS)
+        if self.close_code is None and self.peer_close_code == CloseCode.RESTART:
+            self.end_reason = EndReason.SHUTDOWN
+
     @property
     def closing(self) -> bool:
         return self.close_code is not None

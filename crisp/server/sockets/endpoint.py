@@ -224,7 +224,7 @@ async def _take_seat(conn: Connection, ctx: ServerContext, token: str) -> bool:
     except (StoreUnavailable, RoomBusy):
         conn.close(CloseCode.TRY_LATER, "try again later", EndReason.STORE_UNAVAILABLE)
         return False
-    conn.n = number
+    conn.numbered(number)
     conn.snapshot(doc.state, doc.locked)
     ctx.hub.check_replaced(conn)
     lag.watch(conn, Connection.resend)  # R18.4: its delay, measured from now on
@@ -350,8 +350,6 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
     else:
         conn.stop()
     await ctx.hub.detach(conn)
-    if conn.close_code is None and conn.peer_close_code == CloseCode.RESTART:
-        conn.end_reason = EndReason.SHUTDOWN  # uvicorn closed it: the server is stopping
     close_code = conn.final_close_code
     ctx.hooks.ws_closed(room_code, player_id, close_code)  # counted before anyone hears
     if conn.end_reason is None or not conn.end_reason.keeps_presence:

@@ -38,7 +38,7 @@ async def read_messages(
         msg = await conn.ws.receive()
         received = time.perf_counter()
         if msg["type"] == "websocket.disconnect":
-            conn.peer_close_code = int(msg.get("code") or CloseCode.NO_STATUS)
+            conn.peer_closed(msg.get("code"))
             return
         text = msg.get("text")
         if text is None:

@@ -139,8 +139,6 @@ async def _end(conn: Connection, ctx: ServerContext) -> None:
     else:
         conn.stop()
     await ctx.hub.detach(conn)
-    if conn.close_code is None and conn.peer_close_code == CloseCode.RESTART:
-        conn.end_reason = EndReason.SHUTDOWN
     ctx.hooks.ws_closed(conn.room_code, WATCHER_SEAT, conn.final_close_code)
     # Uncounted now, at a graceful stop too: a watcher has no presence to keep (a
     # seat's lease gets a restart grace, leases.py), and when it comes back it is a
