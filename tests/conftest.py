@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however 
     sys.path.insert(0, str(ROOT))
 
 from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
-from tests.support import hangs  # noqa: E402
+from tests.support import cpu, hangs  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
 from tests.support.servers import ProcServer  # noqa: E402
 from tests.support.unix_redis import UnixRedis, start_unix_redis  # noqa: E402
@@ -78,7 +78,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long modules (FIRST) first, everything else in its usual order."""
+    """Tests marked `soak` (minutes of load, run as a step of their own: `-m soak`,
+    .ci/run) left out unless the `-m` expression names them; then the long modules
+    (FIRST) first, everything else in its usual order."""
+    if "soak" not in (config.getoption("markexpr") or ""):
+        soaks = [item for item in items if item.get_closest_marker("soak")]
+        if soaks:
+            config.hook.pytest_deselected(items=soaks)
+            items[:] = [item for item in items if not item.get_closest_marker("soak")]
 
     def first(item: pytest.Item) -> bool:
         path = item.nodeid.split("::", 1)[0]
@@ -87,22 +94,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: not first(item))
 
 
+_cpu: list[cpu.Recorder] = []  # with CRISP_TEST_CPU=1: this process's (support/cpu.py)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
         hangs.clear()
+        if cpu.enabled():
+            cpu.clear()
+    runs_tests = hasattr(session.config, "workerinput") or session.config.getoption("dist") == "no"
+    if cpu.enabled() and runs_tests:
+        _cpu.append(cpu.Recorder())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for recorder in _cpu:
+        recorder.write()
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Each test watched: a hang leaves its stacks in test-artifacts (support/hangs.py)."""
+    """Each test watched: a hang leaves its stacks in test-artifacts (support/hangs.py);
+    with CRISP_TEST_CPU=1 its CPU seconds are recorded (support/cpu.py)."""
     with hangs.watched(item.nodeid):
-        yield
+        if _cpu:
+            with _cpu[0].measure(item.nodeid):
+                yield
+        else:
+            yield
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The hung tests' stacks at the end of the run's output."""
     if hasattr(terminalreporter.config, "workerinput"):
         return
+    if cpu.enabled() and cpu.report():
+        terminalreporter.write_line(f"CPU per test, module and folder: {cpu.REPORT}")
     found = hangs.report()
     if found:
         terminalreporter.section("hung tests (tests/support/hangs.py)")

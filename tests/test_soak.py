@@ -144,9 +144,10 @@ def test_a_change_stored_but_never_published_is_replayed() -> None:
     assert h.check()["violations"]["unresolved"] == 1
 
 
-# ---- the CI minute ----
+# ---- the CI minute (marked `soak`: its own step of .ci/run, `pytest -m soak`) ----
 
 
+@pytest.mark.soak
 @pytest.mark.redis
 def test_a_minute_of_play_under_faults_accounts_for_every_action(tmp_path: Path) -> None:
     cfg = SoakConfig(rooms=40, players=4, duration_s=60, pace="table", think_ms=500,
