@@ -11,7 +11,6 @@ produces) when the table gives one, and else numbers the game's moves itself
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..api import (
     JSON,
@@ -19,6 +18,7 @@ from ..api import (
     Bot,
     Ctx,
     Event,
+    Game,
     GameError,
     Option,
     Outcome,
@@ -151,4 +151,5 @@ def all_cards(b: Board) -> list[int]:
     return out
 
 
-GAME: Any = Crapette()
+GAME = Crapette()
+_CHECKED: Game[State, Action] = GAME  # mypy holds the adapter to the interface

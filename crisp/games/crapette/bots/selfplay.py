@@ -53,8 +53,8 @@ def play(levels: tuple[str, str], seed: int, calls: Calls,
 
     def follow() -> None:
         for i, p in enumerate(players):
-            memory[i] = bots[i].observe(memory[i], seen(p),
-                                        [GAME.redact(e, p) for e in events])
+            mine = [r for r in (GAME.redact(e, p) for e in events) if r is not None]
+            memory[i] = bots[i].observe(memory[i], seen(p), mine)
 
     follow()
     now = 0
