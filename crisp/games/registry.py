@@ -22,8 +22,10 @@ class UnknownGame(KeyError):
     """No game is registered under this id (protocol: 422 `unknown_game`)."""
 
 
-def _load_builtins() -> None:
-    for game_id in BUILTIN:
+def _load_builtins(only: str | None = None) -> None:
+    """Import the built-in games not registered yet (`only`: that one alone, if it is
+    one): a process imports only the games it asks for."""
+    for game_id in BUILTIN if only is None else [g for g in BUILTIN if g == only]:
         if game_id not in _games:
             module = importlib.import_module(f"crisp.games.{game_id}")
             register(module.GAME)
@@ -40,8 +42,10 @@ def unregister(game_id: str) -> None:
 
 
 def get(game_id: str) -> Game[Any, Any]:
-    """The game registered as `game_id`; raises UnknownGame."""
-    _load_builtins()
+    """The game registered as `game_id` (a built-in is imported on first use);
+    raises UnknownGame."""
+    if game_id not in _games:
+        _load_builtins(game_id)
     try:
         return _games[game_id]
     except KeyError:
@@ -51,4 +55,5 @@ def get(game_id: str) -> Game[Any, Any]:
 def all_games() -> list[Game[Any, Any]]:
     """Every registered game: the built-ins in order, then the others."""
     _load_builtins()
-    return list(_games.values())
+    builtins = [_games[g] for g in BUILTIN if g in _games]
+    return [*builtins, *(game for game_id, game in _games.items() if game_id not in BUILTIN)]
