@@ -11,7 +11,7 @@ from ..api import Event
 from .board import add_points, check_over, scores_by_player
 from .coach import coach
 from .options import AFTER_SHOW_MS, CLAIM_MS, MUGGINS_MS, SHOW_MS, scaled
-from .show_score import score_show
+from .show_score import score_show, show_notes
 from .state import CRIB, Claim, ShowEntry, State
 from .vocabulary import EventKind, Status
 
@@ -52,7 +52,8 @@ def count_hand(state: State, now: int, events: list[Event]) -> State:
     whose, seat, cards, crib = _entry_owner(state, index)
     assert state.starter is not None
     items = tuple(score_show(cards, state.starter, crib))
-    entry = ShowEntry(whose, cards, sum(i.points for i in items), items, None)
+    notes = tuple(show_notes(cards, state.starter, crib))
+    entry = ShowEntry(whose, cards, sum(i.points for i in items), items, None, notes)
     state = replace(state, show=(*state.show, entry))
     events.append(Event(EventKind.SHOWN, entry.to_json()))
     state = add_points(state, seat, entry.points or 0)
@@ -122,7 +123,8 @@ def resolve(state: State, now: int, mugger: int | None, events: list[Event]) -> 
     if c.claimed is None:  # the claim was due: the true total is claimed for the player
         events.append(Event(EventKind.CLAIMED, {"player": state.players[c.by], "points": true}))
     entries = list(state.show)
-    entries[-1] = replace(entry, points=true, items=items, claimed=claimed)
+    entries[-1] = replace(entry, points=true, items=items, claimed=claimed,
+                          notes=tuple(show_notes(entry.cards, state.starter, crib)))
     state = replace(state, show=tuple(entries), claim=None)
     if mugger is not None:
         events.append(Event(EventKind.MUGGINS, {"player": state.players[mugger],

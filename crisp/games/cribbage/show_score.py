@@ -10,7 +10,7 @@ from itertools import combinations
 
 from .cards import JACK, RANKS, rank, rank_value
 from .items import Item
-from .vocabulary import ItemKind
+from .vocabulary import ItemKind, NoteKind
 
 # Every subset of 2..5 of the five cards, as index tuples (C6.1).
 _SUBSETS: tuple[tuple[int, ...], ...] = tuple(
@@ -74,3 +74,15 @@ def _runs(by_rank: dict[int, list[str]]) -> list[Item]:
 def show_points(hand: Sequence[str], starter: str, crib: bool = False) -> int:
     """The total of `score_show`."""
     return sum(i.points for i in score_show(hand, starter, crib))
+
+
+def show_notes(hand: Sequence[str], starter: str, crib: bool = False) -> list[NoteKind]:
+    """What did not count where players expect it to (C6.4): a crib of one suit
+    without the starter's ("a crib flush needs the starter"), and four of a suit
+    made with the starter ("the starter never makes a flush of four")."""
+    suits = [c[1] for c in hand]
+    if len(set(suits)) == 1 and starter[1] != suits[0]:
+        return [NoteKind.CRIB_FLUSH_NEEDS_STARTER] if crib else []
+    if suits.count(starter[1]) == 3:
+        return [NoteKind.FLUSH_NEEDS_FOUR_IN_HAND]
+    return []

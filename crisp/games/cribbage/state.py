@@ -29,18 +29,19 @@ class ShowEntry:
     points: int | None
     items: tuple[Item, ...] | None
     claimed: int | None = None
+    notes: tuple[str, ...] = ()  # what did not count (NoteKind), once counted
 
     def to_json(self) -> dict[str, Any]:
         return {"whose": self.whose, "cards": list(self.cards), "points": self.points,
                 "items": None if self.items is None else [i.to_json() for i in self.items],
-                "claimed": self.claimed}
+                "claimed": self.claimed, "notes": list(self.notes)}
 
     @staticmethod
     def from_json(raw: Mapping[str, Any]) -> ShowEntry:
         items = raw["items"]
         return ShowEntry(raw["whose"], tuple(raw["cards"]), raw["points"],
                          None if items is None else tuple(Item.from_json(i) for i in items),
-                         raw["claimed"])
+                         raw["claimed"], tuple(raw["notes"]))
 
 
 @dataclass(frozen=True, slots=True)

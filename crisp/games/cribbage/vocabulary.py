@@ -63,6 +63,13 @@ class ItemKind(StrEnum):
     HEELS = "heels"
 
 
+class NoteKind(StrEnum):
+    """What did not count where players expect it to (a show entry's `notes`)."""
+
+    CRIB_FLUSH_NEEDS_STARTER = "crib_flush_needs_starter"  # C6.4
+    FLUSH_NEEDS_FOUR_IN_HAND = "flush_needs_four_in_hand"  # C6.4
+
+
 class Skunk(StrEnum):
     """The option `skunk` (C8.2)."""
 

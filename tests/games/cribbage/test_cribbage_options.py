@@ -34,7 +34,7 @@ def test_c8_1_the_claim_view_hides_the_points_until_the_window_closes() -> None:
     t = at_show(MUGGINS)
     v = t.view(None)
     assert v["show"] == [{"whose": "p2", "cards": P2, "points": None, "items": None,
-                          "claimed": None}]
+                          "claimed": None, "notes": []}]
     assert v["claim"] == {"whose": "p2", "by": "p2", "deadline": t.now + 30_000,
                           "muggins_until": None}
     assert t.view("p2")["legal"] == ["claim"] and t.view("p1")["legal"] == []

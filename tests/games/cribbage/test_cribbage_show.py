@@ -9,7 +9,7 @@ import pytest
 
 from crisp.games.cribbage.cards import DECK, value
 from crisp.games.cribbage.expect import rank_points
-from crisp.games.cribbage.show_score import score_show, show_points
+from crisp.games.cribbage.show_score import score_show, show_notes, show_points
 
 
 def kinds(hand: list[str], starter: str, crib: bool = False) -> Counter[str]:
@@ -109,3 +109,14 @@ def test_rank_points_plus_flush_and_nobs_is_the_scorer() -> None:
         suited = sum(i.points for i in items if i.kind in ("flush", "nobs"))
         ranks = tuple(sorted("A23456789TJQK".index(c[0]) for c in cards))
         assert rank_points(ranks) + suited == show_points(hand, starter)
+
+
+def test_c6_4_what_did_not_count_is_said() -> None:
+    """A four-card flush in the crib ("a crib flush needs the starter") and four of a
+    suit made with the starter are named in the show entry's `notes`."""
+    assert show_notes(["4H", "6H", "9H", "TH"], "KS", crib=True) == [
+        "crib_flush_needs_starter"]
+    assert show_notes(["4H", "6H", "9H", "TH"], "KS") == []  # a hand's four-card flush counts
+    assert show_notes(["4H", "6H", "9H", "TH"], "KH", crib=True) == []
+    assert show_notes(["4H", "6H", "9H", "TC"], "KH") == ["flush_needs_four_in_hand"]
+    assert show_notes(["4H", "6S", "9H", "TC"], "KH") == []
