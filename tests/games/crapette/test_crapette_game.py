@@ -62,7 +62,7 @@ def test_a_forbidden_move_is_illegal_naming_the_rule(src: str, dst: str, rule: s
 def random_game(seed: int, calls: Calls = Calls.OBVIOUS) -> tuple[State, list[Any]]:
     """Random legal messages from both seats (calls too) to the end."""
     rng = random.Random(seed)
-    state, _ = GAME.start(["p1", "p2"], {"calls": calls}, Setup(), Ctx(0, rng))
+    state, _ = GAME.start(["p1", "p2"], {"calls": calls.value}, Setup(), Ctx(0, rng))
     log: list[Any] = []
     now = 0
     while GAME.outcome(state) is None:
