@@ -77,6 +77,9 @@ class Table:
     version: int = 1
     next_no: int = 2
     time_scale: float = 1.0
+    # R18.2: the game's events, unredacted (sealed fields too), `i` and `at` added:
+    # never in a view; `replay` shows them once the game is over
+    record: tuple[Mapping[str, JSON], ...] = ()
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -105,7 +108,7 @@ class Table:
                 "play": None if self.play is None else self.game.to_json(self.play),
                 "over": self.over, "winners": list(self.winners), "match": dict(self.match),
                 "version": self.version, "next_no": self.next_no,
-                "time_scale": self.time_scale}
+                "time_scale": self.time_scale, "record": [dict(m) for m in self.record]}
 
     @staticmethod
     def from_json(raw: Mapping[str, Any]) -> Table:
@@ -114,7 +117,8 @@ class Table:
                      dict(raw["options"]),
                      None if raw["play"] is None else game.from_json(raw["play"]),
                      raw["over"], tuple(raw["winners"]), dict(raw["match"]), raw["version"],
-                     raw["next_no"], raw["time_scale"])
+                     raw["next_no"], raw["time_scale"],
+                     tuple(dict(m) for m in raw.get("record", ())))
 
 
 def new_table(game_id: str, host_name: str, now: int, time_scale: float = 1.0) -> Table:
@@ -180,7 +184,7 @@ def start(t: Table, pid: str, setup: Setup, ctx: Ctx) -> tuple[Table, list[Event
         raise refused(TableError.ILLEGAL, f"this game takes {rule.min} to {rule.max} players")
     setup = replace(setup, time_scale=t.time_scale, match=dict(t.match))
     play, events = t.game.start(t.ids(), t.options, setup, ctx)
-    return t._with(play=play, over=False, winners=()), events
+    return t._with(play=play, over=False, winners=(), record=_moves((), events, ctx.now)), events
 
 
 def _taken_over(t: Table, pid: str) -> Table:
@@ -236,7 +240,7 @@ def rematch(t: Table, pid: str) -> tuple[Table, list[Event]]:
     _host(t, pid)
     if not t.over:
         raise refused(TableError.WRONG_PHASE, "only once the game is over")
-    return t._with(play=None, over=False, winners=()), [said(TableEvent.REMATCH,
+    return t._with(play=None, over=False, winners=(), record=()), [said(TableEvent.REMATCH,
                                                             {"player": pid})]
 
 
@@ -283,7 +287,7 @@ def advance(t: Table, ctx: Ctx) -> tuple[Table, list[Event]]:
         d = new.game.due(new.play)
         if d is not None and d <= ctx.now:
             play, evs = new.game.advance(new.play, ctx)
-            new, more = _played(new, play, evs)
+            new, more = _played(new, play, evs, ctx.now)
             events += more
     return new, events
 
@@ -294,18 +298,37 @@ def act(t: Table, pid: str, message: Mapping[str, JSON], ctx: Ctx) -> tuple[Tabl
     if t.play is None or t.over:
         raise refused(TableError.WRONG_PHASE, "no game is being played")
     play, events = t.game.apply(t.play, pid, t.game.parse(message), ctx)
-    return _played(t, play, events)
+    return _played(t, play, events, ctx.now)
 
 
-def _played(t: Table, play: Any, events: list[Event]) -> tuple[Table, list[Event]]:
+def _moves(record: tuple[Mapping[str, JSON], ...], events: list[Event],
+           now: int) -> tuple[Mapping[str, JSON], ...]:
+    """`record` with the game's `events` appended whole (R18.2: the replay's moves)."""
+    return (*record, *({"i": len(record) + n, "at": now, "kind": ev.kind, **ev.data}
+                       for n, ev in enumerate(events)))
+
+
+def replay(t: Table) -> dict[str, JSON] | None:
+    """The game's replay once it is over (None before): who sat where, the options
+    and every move as it happened, nothing redacted (R18.2)."""
+    if not t.over:
+        return None
+    return {"game": t.game_id, "players": [{"id": s.id, "name": s.name} for s in t.seats],
+            "options": dict(t.options), "winners": list(t.winners),
+            "moves": [dict(m) for m in t.record]}
+
+
+def _played(t: Table, play: Any, events: list[Event], now: int) -> tuple[Table, list[Event]]:
+    record = _moves(t.record, events, now)
     outcome = t.game.outcome(play)
     if outcome is None:
-        return t._with(play=play), events
+        return t._with(play=play, record=record), events
     match = dict(t.match)
     for p, points in outcome.points.items():
         match[p] = match.get(p, 0) + points
     # the game tells its own end in its events; the view shows `winners` and `match`
-    return t._with(play=play, over=True, winners=tuple(outcome.winners), match=match), events
+    return t._with(play=play, over=True, winners=tuple(outcome.winners), match=match,
+                   record=record), events
 
 
 def computer(t: Table, now: int) -> list[tuple[str, str]]:

@@ -58,10 +58,13 @@ class Driver:
         self.memory = {p: b.fresh(p) for p, b in self.bots.items()}
         self.versions = [t.version]
         self.away_moves = 0
+        self.game_events = 0  # the game's own events (not the table's): the record's moves
 
     def changed(self, t: tb.Table, events: list[Any]) -> None:
         assert t.version > self.versions[-1]
         self.versions.append(t.version)
+        self.game_events += sum(not isinstance(ev, tb.Said) for ev in events)
+        assert (tb.replay(t) is None) == (not t.over)  # R18.2: only once the game is over
         again = tb.Table.from_json(json.loads(json.dumps(t.to_json())))
         assert again.to_json() == t.to_json()
         for viewer in [*t.ids(), None]:
@@ -115,13 +118,20 @@ def test_a_game_through_the_table_with_an_away_seat_and_a_rematch(game_id: str) 
     assert over.over and set(over.winners) <= set(over.ids())
     assert driver.away_moves > 0, "the computer played the away seat (R17.2)"
     assert over.seat("p2").away
+    replay = tb.replay(over)  # R18.2: every move of the game, unredacted, in order
+    assert replay is not None and replay["game"] == game_id
+    assert len(replay["moves"]) == driver.game_events
+    assert [m["i"] for m in replay["moves"]] == list(range(driver.game_events))
+    ats = [m["at"] for m in replay["moves"]]
+    assert ats == sorted(ats)
+    assert all("record" not in tv.view(over, v, driver.now) for v in [*over.ids(), None])
     assert sum(over.match.values()) >= 1
     assert "rematch" in tv.legal(over, "p1", driver.now)
     with pytest.raises(GameError) as refused:
         tb.rematch(over, "p2")
     assert refused.value.code == "not_host"
     back, _ = tb.rematch(over, "p1")
-    assert back.play is None and back.match == over.match
+    assert back.play is None and back.match == over.match and back.record == ()
     assert tv.view(back, None, 0)["status"] == "lobby"
     again = Driver(back, 99).play()
     assert sum(again.match.values()) > sum(over.match.values())  # the tally grows
