@@ -23,12 +23,27 @@ from math import sqrt
 from typing import Any
 
 from ..api import Ctx, Setup
+from .bots.hard import HardBot
 from .cards import DECK
 from .game import Cribbage
 from .state import State
 from .vocabulary import CRIB, BotLevel
 
 GAME = Cribbage()
+
+
+class _HardLay(HardBot):
+    """An experiment: hard's play with normal's give (exact, unweighted, no pegging)."""
+
+    weighted = False
+    shortlist = 1
+
+
+EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay()}
+
+
+def bot_of(level: str) -> Any:
+    return EXPERIMENTS.get(level) or GAME.bot(level)
 DECKS_PER_GAME = 40  # more hands than any game lasts
 
 
@@ -55,7 +70,7 @@ def play_game(levels: Sequence[str], decks: Sequence[Sequence[str]], dealer: int
     while GAME.outcome(state) is None:
         moved = False
         for p in GAME.to_act(state, now):
-            bot = GAME.bot(level_of[p])
+            bot = bot_of(level_of[p])
             view = GAME.view(state, p, now)
             t0 = time.process_time_ns()
             msg = bot.decide(bot.fresh(p), view, now, rng)

@@ -25,6 +25,8 @@ TO_OPPONENT = (1.0, 0.9, 0.8, 0.8, 0.3, 0.8, 0.9, 0.9, 1.1, 1.0, 0.8, 1.1, 1.3)
 
 class HardBot(BaseBot):
     level = BotLevel.HARD
+    weighted = True  # the crib's unknown cards weighted by the others' likely gifts
+    shortlist = SHORTLIST  # choices whose pegging is played out (1: none)
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:
         """The `SHORTLIST` best choices by show value (hand, and the crib weighted by
@@ -35,7 +37,7 @@ class HardBot(BaseBot):
         n = len(view["players"])
         rest = unseen(view)
         own = own_crib(view, seat)
-        weights = self._weights(view, seat, own)
+        weights = self._weights(view, seat, own) if self.weighted else None
         sign = 1.0 if own else -1.0
         give_n = 2 if n == 2 else 1
         drawn = crib_draws(rest, 5 - give_n)
@@ -44,7 +46,9 @@ class HardBot(BaseBot):
             kept = [c for c in hand if c not in g]
             scored.append((hand_ev(kept, rest) + sign * crib_ev(g, rest, weights, drawn), g))
         scored.sort(key=lambda vg: -vg[0])
-        short = scored[:SHORTLIST]
+        short = scored[:self.shortlist]
+        if len(short) == 1:
+            return short[0][1]
         players = view["players"]
         dealer = next(i for i, p in enumerate(players) if p.get("id") == view["dealer"])
         side = [s % 2 if n == 4 else s for s in range(n)]
