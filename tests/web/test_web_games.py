@@ -265,10 +265,15 @@ def test_without_a_games_list_the_home_page_offers_crisp_alone(phone: Any, serve
     )
     page.goto(server.base + "/")
     expect(page.get_by_test_id("create-room")).to_be_enabled()
+    # the one game, said, with nothing to choose
+    panel = page.get_by_test_id("games")
+    expect(panel.locator("h2")).to_have_text("On this server")
+    expect(page.get_by_test_id("game-crisp").locator(".game-name")).to_have_text("Crisp")
+    expect(page.get_by_test_id("game-crisp").locator(".game-about")).not_to_be_empty()
+    expect(panel.locator("input")).to_have_count(0)
     page.get_by_test_id("name-input").fill("Ana")
     tap(page, "create-room")
     expect(page.get_by_test_id("room-code")).to_be_visible()
-    expect(page.get_by_test_id("games")).to_have_count(0)
     expect(page.get_by_test_id("room-game")).to_have_count(0)  # one game: nothing to say
     # the options the room's view has, drawn as Crisp's module knows them
     for testid in ("option-limit", "option-draw-seconds", "option-discard-draw", "option-watchers"):

@@ -48,32 +48,44 @@ export function home(ctx) {
     S.homeCode ? null : gamesPanel(ctx));
 }
 
-/** The games to choose from, once the server listed more than one (a server of
- * one game needs no choice; nothing on the page above this moves when it comes). */
+/** The games this server offers, once listed (below the form: nothing on the page
+ * above this moves when it comes): each one's name, players and what it is; with
+ * more than one, the one to create is chosen here. */
 function gamesPanel(ctx) {
   const { S, act } = ctx;
   const games = S.games || [];
-  if (games.length < 2) return null;
+  if (!games.length) return null;
+  if (games.length === 1) {
+    return h('section', { class: 'panel games', 'aria-labelledby': 'games-title', 'data-testid': 'games' },
+      h('h2', { id: 'games-title' }, t('home.gameHere')),
+      h('div', { class: 'game-choice chosen', 'data-testid': `game-${games[0].id}` }, gameText(games[0])));
+  }
   const chosen = S.homeGame && games.some((g) => g.id === S.homeGame) ? S.homeGame
     : (games.find((g) => g.id === DEFAULT_GAME) || games[0]).id;
   return h('section', { class: 'panel games', 'aria-labelledby': 'games-title', 'data-testid': 'games' },
     h('h2', { id: 'games-title' }, t('home.games')),
     h('div', { class: 'game-list', role: 'radiogroup', 'aria-labelledby': 'games-title' },
       games.map((g) => {
-        const seats = g.seats || {};
-        let players = null;
-        if (Number.isInteger(seats.min) && seats.min === seats.max) players = t('home.seatsExact', { n: seats.min });
-        else if (Number.isInteger(seats.min) && Number.isInteger(seats.max)) players = t('home.seats', { from: seats.min, to: seats.max });
         return h('label', { key: g.id, class: `game-choice ${g.id === chosen ? 'chosen' : ''}` },
           h('input', {
             type: 'radio', name: 'game', value: g.id, checked: g.id === chosen, 'data-testid': `game-${g.id}`,
             onchange: () => act.chooseGame(g.id),
           }),
-          h('span', { class: 'game-text' },
-            h('span', { class: 'game-name' }, gameName(g.id)),
-            players ? h('span', { class: 'game-seats' }, players) : null,
-            has(`game.${g.id}.about`) ? h('span', { class: 'game-about' }, t(`game.${g.id}.about`)) : null));
+          gameText(g));
       })));
+}
+
+/** A game's name, players and one line of what it is (the name alone, its id,
+ * for a game this page has no words for). */
+function gameText(g) {
+  const seats = g.seats || {};
+  let players = null;
+  if (Number.isInteger(seats.min) && seats.min === seats.max) players = t('home.seatsExact', { n: seats.min });
+  else if (Number.isInteger(seats.min) && Number.isInteger(seats.max)) players = t('home.seats', { from: seats.min, to: seats.max });
+  return h('span', { class: 'game-text' },
+    h('span', { class: 'game-name' }, gameName(g.id)),
+    players ? h('span', { class: 'game-seats' }, players) : null,
+    has(`game.${g.id}.about`) ? h('span', { class: 'game-about' }, t(`game.${g.id}.about`)) : null);
 }
 
 /** R18.1: a room already playing, or full, may be watched (unless its host said no). */
