@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from crisp.games.api import Ctx, GameError
+from crisp.games.crapette import GAME
 from crisp.games.crapette.board import Board
 from crisp.games.crapette.vocabulary import Calls
 from tests.games.crapette.helpers import Play, full
@@ -175,3 +182,23 @@ def test_k6_5_end_is_never_a_fault() -> None:
     g = Play(k9_table(), Calls.OBVIOUS)
     g.send("p1", "end")  # 3H could have gone up; the turn is over
     assert g.view("p1")["turn"]["can_call"] is False
+
+
+def test_k6_5_a_call_names_the_table_version_when_the_table_gives_one() -> None:
+    """The proposed `Ctx.version` (the table version an action's update produces):
+    `moved` carries it and a call names it; without it, the game's own move count."""
+    @dataclass(frozen=True)
+    class Versioned(Ctx):
+        version: int | None = None
+
+    g = Play(k9_table(), Calls.OBVIOUS)
+    rng = random.Random(1)
+    action = GAME.parse({"type": "move", "from": "tableau:0", "to": "tableau:1"})
+    state, evs = GAME.apply(g.state, "p1", action, Versioned(0, rng, version=412))
+    assert evs[0].data["version"] == 412
+    with pytest.raises(GameError):  # the game's own count names no move now
+        GAME.apply(state, "p2", GAME.parse({"type": "crapette", "version": 1}),
+                   Versioned(1, rng, version=413))
+    state, evs = GAME.apply(state, "p2", GAME.parse({"type": "crapette", "version": 412}),
+                            Versioned(1, rng, version=413))
+    assert evs[0].data["right"] is True
