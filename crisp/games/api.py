@@ -198,7 +198,9 @@ class Game(Protocol, Generic[S, A]):
 
     def to_act(self, state: S, now: int) -> list[str]:
         """The players the game waits for now (the table plays away and computer
-        seats among them)."""
+        seats among them). Name a player whose move may not begin yet too (their
+        bot is asked and may answer None): a game with nobody here and no `due`
+        is stuck (the contract suite fails it)."""
         ...
 
     def legal(self, state: S, player: str | None, now: int) -> list[str]:
@@ -207,7 +209,12 @@ class Game(Protocol, Generic[S, A]):
 
     def view(self, state: S, player: str | None, now: int) -> dict[str, JSON]:
         """What `player` (None: a watcher) may see: the game's top-level view fields,
-        and under "players" one dict of game fields per player in seat order."""
+        and under "players" one dict of game fields per player in seat order. The
+        table (crisp/table/view.py) writes its own fields over these: `game`,
+        `version`, `host`, `you`, `watching`, `options`, `legal` (its messages, then
+        the game's), `winners`, `match`, and each player's `id`, `name`, `seat`,
+        `connected`, `away`, `is_bot`, `bot_level`; `status` stays the game's while
+        a game is played."""
         ...
 
     def redact(self, event: Event, player: str | None) -> dict[str, JSON] | None:
