@@ -39,7 +39,13 @@ class _HardLay(HardBot):
     shortlist = 1
 
 
-EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay()}
+class _HardWeighted(HardBot):
+    """An experiment: hard's play, its weighted crib, no pegging in the give."""
+
+    shortlist = 1
+
+
+EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay(), "hardw": _HardWeighted()}
 
 
 def bot_of(level: str) -> Any:
