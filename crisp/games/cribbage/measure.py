@@ -23,7 +23,7 @@ from math import sqrt
 from typing import Any
 
 from ..api import Ctx, Setup
-from .bots.hard import HardBot
+from .bots.hard import SHORTLIST, HardBot
 from .cards import DECK
 from .game import Cribbage
 from .state import State
@@ -39,13 +39,13 @@ class _HardLay(HardBot):
     shortlist = 1
 
 
-class _HardWeighted(HardBot):
-    """An experiment: hard's play, its weighted crib, no pegging in the give."""
+class _HardPegGive(HardBot):
+    """An experiment: hard, with the pegging of its 5 best choices in the give."""
 
-    shortlist = 1
+    shortlist = SHORTLIST
 
 
-EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay(), "hardw": _HardWeighted()}
+EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay(), "hardpeg": _HardPegGive()}
 
 
 def bot_of(level: str) -> Any:
