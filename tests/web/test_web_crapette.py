@@ -1,0 +1,147 @@
+"""Crapette's table (issue 37 item 4) drawn from real views
+(tests/web/fixtures/crapette.json, made by make_crapette.py from a seeded game of
+crisp.games.crapette): the real page, its real shell and the game's module, given
+each view as the server would send it (update.js applyUpdate, then the store), at
+360x640 in every language of the client, for:
+
+- the layout checks of the matrix (tests/web/layout.js): nothing wider than the
+  screen, no text clipped, and every pile, both crapettes, the foundations, the
+  tableau, the turn line and the dock on the one screen, without scrolling;
+- tap-tap: only the view's `moves` light up, and the move sent is the view's;
+- the call: "Crapette!" for the player who is not moving, with the version of the
+  last `moved` event seen; a right call's outcome and missed move shown to both.
+
+With CRISP_CRAPETTE_SHOTS=1 the screenshots of docs/img/crapette-*.png are made
+again (start, mid-game, a right call, game over × en, ar, id, pl).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.web.browser_kit import LAYOUT_PROBLEMS
+
+pytestmark = pytest.mark.browser
+
+FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "crapette.json").read_text(encoding="utf-8"))
+LANGS = tuple(os.environ.get("CRAPETTE_LANGS", "en ar id pl").split())
+SMALL = {"width": 360, "height": 640}
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+SHOTS = bool(os.environ.get("CRISP_CRAPETTE_SHOTS"))
+
+# Everything of the table on the one screen: [selector, also up and down?]
+PILES = [f"[data-testid=pile-tableau-{i}]" for i in range(8)] + [
+    f"[data-testid=pile-foundation-{i}]" for i in range(8)] + [
+    f"[data-testid=pile-{s}-{p}]" for s in ("me", "op") for p in ("crapette", "stock", "waste")]
+INSIDE = [[sel, True] for sel in [*PILES, "[data-testid=turn-line]", "[data-testid=log-button]"]]
+
+# Give the page a view as an update from the server would (update.js, then the store).
+SHOW = """async ([views, lang]) => {
+  const base = new URL('.', document.querySelector('script[type=module][src*="app.js"]').src).href;
+  const store = await import(base + 'store.js');
+  const games = await import(base + 'games.js');
+  const update = await import(base + 'update.js');
+  await games.loadGame('crapette');
+  let S = { ...store.getState(), screen: 'room', code: 'KQ7T', conn: 'open', stale: false, booting: false };
+  for (const [view, events] of views) {
+    const now = view.turn && view.turn.deadline ? view.turn.deadline - 21000 : 1000000;
+    S = update.applyUpdate(S, { type: 'update', view, events, now, seq: 2 }, Date.now()).state;
+  }
+  store.replaceState(S);
+  await window.crisp.language(lang);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return document.documentElement.lang;
+}"""
+
+
+def moments(you: str) -> dict[str, list[Any]]:
+    """Each moment: the updates that lead to it, for `you`."""
+    f = FIXTURE
+    return {
+        "start": [[f["start"][you], []]],
+        "mid": [[f["mid"][you], f["mid_events"]]],
+        "waiting": [[f["waiting"][you], []]],
+        "right-call": [[f["right_call_before"][you], []], [f["right_call"][you], f["right_call_events"]]],
+        "game-over": [[f["game_over"][you], f["game_over_events"]]],
+    }
+
+
+def show(page: Page, updates: list[Any], lang: str) -> None:
+    got = page.evaluate(SHOW, [updates, lang])
+    assert got == lang
+    page.wait_for_selector(".cr-table")
+
+
+def problems(page: Page, inside: list[list[Any]]) -> list[str]:
+    return page.evaluate("(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
+                         {"width": SMALL["width"], "inside": inside, "host": False, "fit": False})
+
+
+@pytest.fixture
+def table_page(phone: Any, server: Any) -> Page:
+    page = phone(viewport=SMALL, device_scale_factor=2 if SHOTS else 1)
+    page.goto(server.base + "/")
+    page.wait_for_function("() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'")
+    return page
+
+
+def test_every_moment_fits_one_phone_screen_in_every_language(table_page: Page) -> None:
+    page = table_page
+    found: list[str] = []
+    for you in ("p1", "p2"):
+        for name, updates in moments(you).items():
+            for lang in LANGS:
+                show(page, updates, lang)
+                dock = ["[data-testid=game-over]"] if name == "game-over" else (
+                    ["[data-testid=end-turn]"] if updates[-1][0]["turn"]["player"] == you
+                    else ["[data-testid=crapette-button]"])
+                if name == "right-call":
+                    dock.append("[data-testid=call-outcome]")
+                inside = INSIDE + [[d, True] for d in dock]
+                if name == "game-over":
+                    inside = [i for i in inside if "turn-line" not in i[0] and "log-button" not in i[0]]
+                found += [f"{name} {you} {lang}: {p}" for p in problems(page, inside)]
+                if SHOTS and you == "p1" and name in ("start", "mid", "right-call", "game-over"):
+                    page.screenshot(path=str(DOCS_IMG / f"crapette-{name}-{lang}.png"))
+    assert not found, "\n".join(found)
+
+
+def test_only_the_views_moves_light_up_and_the_tap_sends_one(table_page: Page) -> None:
+    page = table_page
+    view = FIXTURE["mid"]["p1"]
+    show(page, [[view, []]], "en")
+    page.evaluate("() => { window.__sent = []; const ws = window.crisp.socket && window.crisp.socket(); }")
+    sources = page.eval_on_selector_all(".cr-pile.src", "els => els.map((e) => e.dataset.pile)")
+    froms = sorted({m["from"].replace("opponent_", "op:").replace("crapette", "me:crapette")
+                    if ":" not in m["from"] else m["from"] for m in view["moves"]})
+    assert sorted(sources) == froms
+    assert page.locator(".cr-pile.target").count() == 0
+    first = view["moves"][0]
+    page.click(f"[data-pile='{first['from']}']")
+    lit = page.eval_on_selector_all(".cr-pile.target", "els => els.map((e) => e.dataset.pile)")
+    assert sorted(lit) == sorted(m["to"] for m in view["moves"] if m["from"] == first["from"])
+
+
+def test_a_right_call_is_shown_to_both_with_the_missed_move(table_page: Page) -> None:
+    page = table_page
+    for you in ("p1", "p2"):
+        show(page, moments(you)["right-call"], "en")
+        text = page.inner_text("[data-testid=call-outcome]")
+        assert "Crapette!" in text and "Missed:" in text, text
+        assert page.locator(".cr-pile.missed").count() == 2
+
+
+def test_the_player_not_moving_has_the_big_call_button(table_page: Page) -> None:
+    page = table_page
+    show(page, moments("p1")["waiting"], "en")
+    button = page.locator("[data-testid=crapette-button]")
+    assert button.is_visible()
+    assert page.locator("[data-testid=end-turn]").count() == 0
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 48
