@@ -137,14 +137,14 @@ function callLine(ctx) {
   let text;
   if (c.right) {
     text = you ? t('game.crapette.call.rightYou', { name: playerName(moverP) })
-      : c.mover === v.you ? t('game.crapette.call.rightOnYou', { name }) : t('game.crapette.call.right', { name, mover: playerName(moverP) });
+      : c.mover === v.you ? t('game.crapette.call.rightOnYou', { name }) : t('game.crapette.call.right', { name, target: playerName(moverP) });
   } else {
     text = you ? t('game.crapette.call.wrongYou') : t('game.crapette.call.wrong', { name });
   }
   return h('div', { class: `cr-call ${c.right ? 'right' : 'wrong'}`, 'data-testid': 'call-outcome', role: 'status' },
     h('b', null, text),
     c.right && c.missed ? h('span', { class: 'cr-missed', 'data-testid': 'missed-move' },
-      t('game.crapette.call.missed', { move: moveWords(v, c.missed, c.mover) }),
+      `${t('game.crapette.call.missed')} ${moveWords(v, c.missed, c.mover)}`,
       c.fault ? ` (${t(`game.crapette.fault.${c.fault}`)})` : '') : null);
 }
 
