@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import heapq
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crisp.store.base import (
@@ -39,10 +39,17 @@ class _Room:
 
 
 class MemoryStore(Store):
-    """A Store kept in this process's memory."""
+    """A Store kept in this process's memory.
 
-    def __init__(self, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S) -> None:
+    `clock`: the budgets' clock (`spend`), in seconds; None reads `time.monotonic()`
+    at each call. Tests inject one to move a bucket's time instead of waiting for it
+    (issue 34); rooms and tickets keep `time.monotonic()`."""
+
+    def __init__(
+        self, *, idle_ttl_s: int = DEFAULT_IDLE_TTL_S, clock: Callable[[], float] | None = None
+    ) -> None:
         self._ttl = float(idle_ttl_s)
+        self._clock = clock
         self._rooms: dict[str, _Room] = {}
         self._deadlines: dict[str, int] = {}
         self._heap: list[tuple[int, str]] = []  # (deadline, code); stale entries skipped
@@ -81,7 +88,7 @@ class MemoryStore(Store):
         now = time.monotonic()
         for code in [c for c, r in self._rooms.items() if r.expires_at <= now]:
             self._drop(code)
-        self._sweep_budgets(now * 1000.0)
+        self._sweep_budgets(self._budget_now_ms())
         for key in [k for k, (_, until) in self._tickets.items() if until <= now]:
             del self._tickets[key]
 
@@ -175,10 +182,13 @@ class MemoryStore(Store):
 
     # -- budgets -----------------------------------------------------------------
 
+    def _budget_now_ms(self) -> float:
+        return (self._clock or time.monotonic)() * 1000.0
+
     async def spend(
         self, key: str, cost: float = 1.0, *, per_s: float, burst: float, force: bool = False
     ) -> float:
-        now = time.monotonic() * 1000.0
+        now = self._budget_now_ms()
         new, wait = spend_at(self._budgets.get(key, now), now, cost, per_s, burst, force)
         if new is not None:
             if new <= now:

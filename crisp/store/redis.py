@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -70,7 +70,11 @@ PIPELINES = 8  # pipelines (calls over several shards) at once per store
 
 class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
     """A Store on a Redis server (>= 5), shared by every process that uses the same URL
-    and prefix. `RedisClusterStore` (redis_cluster.py) is the same on a Redis Cluster."""
+    and prefix. `RedisClusterStore` (redis_cluster.py) is the same on a Redis Cluster.
+
+    `clock`: the budgets' clock (`spend`), in seconds, for tests that move a bucket's
+    time instead of waiting for it (issue 34); None (every server) is Redis's own
+    TIME, the one clock every process shares."""
 
     # A shard's schedule is read again when its first entry is due, or when it was
     # last read this long ago: 0 here (always read: one shard, exact), 1 s on a
@@ -87,6 +91,7 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
         subscribe_timeout_s: float = 5.0,
         pubsub_ping_s: float = 2.0,
         max_connections: int = 64,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         url, op_timeout_s = split_op_timeout(self._configure(url), op_timeout_s)
         url, self._wait, self._wait_ms = split_wait(url)
@@ -94,6 +99,7 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
         self._partial_failures = 0  # pipelines with some calls failed, since one fully worked
         self._ttl_ms = int(idle_ttl_s * 1000)
         self._budget_prefix = prefix + "budget:"
+        self._clock = clock  # the budgets' clock (s); None: Redis's TIME (see `spend`)
         self._ticket_prefix = prefix + "ticket:"
         self._op_timeout = op_timeout_s
         self._sub_timeout = subscribe_timeout_s
@@ -302,6 +308,8 @@ class RedisStore(ScriptCalls, RedisLogs, RedisTickets, Store):
             repr(interval), repr(burst * interval), repr(float(cost)), "1" if force else "0",
             MAX_DEBT_S * 1000,
         ]
+        if self._clock is not None:  # a test's clock (issue 34), else the Redis clock
+            args.append(repr(self._clock() * 1000.0))
         async with self._guard():
             wait_ms = await self._spend(keys=[self._budget_prefix + key], args=args)
         return float(wait_ms) / 1000.0

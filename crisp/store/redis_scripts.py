@@ -158,13 +158,21 @@ return redis.call('ZCARD', KEYS[1])
 )
 
 
-# KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms.
-# The same arithmetic as base.spend_at, on the Redis clock (shared by every process):
-# the debt is reckoned from now, never as (tat + cost) - now, which rounds (issue 34).
-# Returns the wait in ms as a string ('0': spent): Redis truncates Lua numbers.
+# KEYS: budget.  ARGV: interval_ms, capacity_ms, cost, force ('1'/'0'), max_debt_ms,
+# [now_ms]. The same arithmetic as base.spend_at, on the Redis clock (shared by every
+# process), or at now_ms when given (a store with an injected clock: tests; the key
+# then lives an hour past its debt, as Redis expires it by its own clock, not the
+# test's). The debt is reckoned from now, never as (tat + cost) - now, which rounds
+# (issue 34). Returns the wait in ms as a string ('0': spent): Redis truncates Lua
+# numbers.
 SPEND = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local now, keep
+if ARGV[6] then
+  now, keep = tonumber(ARGV[6]), 3600000
+else
+  local t = redis.call('TIME')
+  now, keep = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000, 0
+end
 local ahead = tonumber(redis.call('GET', KEYS[1]) or '0') - now
 if ahead < 0 then ahead = 0 end
 local debt = ahead + tonumber(ARGV[3]) * tonumber(ARGV[1])
@@ -178,7 +186,7 @@ if debt > most then debt = most end
 if debt < 1 then
   redis.call('DEL', KEYS[1])
 else
-  redis.call('SET', KEYS[1], string.format('%.3f', now + debt), 'PX', math.ceil(debt))
+  redis.call('SET', KEYS[1], string.format('%.3f', now + debt), 'PX', math.ceil(debt) + keep)
 end
 return '0'
 """
