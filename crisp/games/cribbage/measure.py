@@ -45,7 +45,14 @@ class _HardPegGive(HardBot):
     shortlist = SHORTLIST
 
 
-EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay(), "hardpeg": _HardPegGive()}
+class _Hard40(HardBot):
+    """An experiment: hard with 40 deals per lay."""
+
+    samples = 40
+
+
+EXPERIMENTS: dict[str, Any] = {"hardlay": _HardLay(), "hardpeg": _HardPegGive(),
+                               "hard40": _Hard40()}
 
 
 def bot_of(level: str) -> Any:

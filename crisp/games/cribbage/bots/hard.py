@@ -29,6 +29,7 @@ class HardBot(BaseBot):
     # choices whose pegging is played out when giving (1: none). Measured on the same
     # 400 duplicate pairs against normal: 52.7% with 5, 55.0% with 1 (docs/bots.md)
     shortlist = 1
+    samples = SAMPLES  # deals of the unseen cards per lay
 
     def choose_give(self, view: View, seat: int, rng: Rng) -> tuple[str, ...]:
         """The `SHORTLIST` best choices by show value (hand, and the crib weighted by
@@ -94,7 +95,7 @@ class HardBot(BaseBot):
         deck = unseen(view)
         side = [s % 2 if n == 4 else s for s in range(n)]
         totals = dict.fromkeys(cards, 0.0)
-        for _ in range(SAMPLES):
+        for _ in range(self.samples):
             rng.shuffle(deck)
             hands: list[list[int]] = []
             i = 0
