@@ -24,9 +24,11 @@ class Rng(Protocol):
 
 
 def new_deck(state: State, rng: Rng) -> list[Card]:
-    """The next deck: the test deck for the first round if one was given, else a shuffle."""
+    """The next deck: the next 52 of the test decks (one per round, the first rounds
+    in order) while some are left, else a shuffle."""
     if state.test_deck is not None:
-        deck, state.test_deck = state.test_deck, None
+        deck, rest = state.test_deck[:52], state.test_deck[52:]
+        state.test_deck = rest or None
         return list(deck)
     deck = list(FULL_DECK)
     rng.shuffle(deck)

@@ -54,9 +54,12 @@ def new_table(
     now: int | None = None,
 ) -> State:
     """A lobby with its host as p1. The test deck (index 0 = top of the stock)
-    and dealer seat apply to the first round only. `now`, when given, starts the
-    host's R17.2 clock: a host who never connects is away 20 s later."""
-    deck = None if test_deck is None else parse_deck(test_deck)
+    and dealer seat apply to the first round only; a test deck of 52 x k cards is k
+    decks, one for each of the first k rounds in order (protocol v2's `decks`).
+    `now`, when given, starts the host's R17.2 clock: a host who never connects
+    is away 20 s later."""
+    deck = None if test_deck is None else [
+        c for i in range(0, max(len(test_deck), 1), 52) for c in parse_deck(test_deck[i:i + 52])]
     if test_dealer is not None and not 0 <= test_dealer < MAX_PLAYERS:
         raise ValueError("dealer must be a seat index 0-7")
     host = Player("p1", host_name, gone_since=now)

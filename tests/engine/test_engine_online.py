@@ -395,6 +395,25 @@ def test_the_test_deck_is_for_the_first_round_only() -> None:
     assert g.state.test_deck is None
 
 
+def test_test_decks_are_for_the_first_rounds_in_order() -> None:
+    """52 x k test cards are k decks, one per round (protocol v2's `decks`); then
+    the rounds shuffle. Round 2's dealer is the next seat (R2.1)."""
+    from tests.support.decks import deck_for
+
+    second = {"p1": ["KH", "QH", "JH"], "p2": ["TH", "9H", "8H"], "p3": ["7H", "6H", "5H"]}
+    first_deck, second_deck = deck_for(HANDS, (), 2), deck_for(second, (), 0)
+    g = lobby(3, deck=[*first_deck, *second_deck], dealer=2)
+    g.act("p1", "start")
+    assert g.hands() == HANDS and len(g.state.test_deck or ()) == 52
+    for p in ("p1", "p2", "p3"):
+        g.act(p, "ready")
+    call_and_finish(g, "p1")
+    g.act("p1", "next_round")
+    assert g.hands() == second and g.state.test_deck is None
+    with pytest.raises(ValueError):  # each 52 must be a deck
+        engine_table.new_table("A", test_deck=[*first_deck, *first_deck[:51]])
+
+
 def test_set_connected_reports_presence() -> None:
     g = lobby(2, connect=False)
     assert [pl["connected"] for pl in g.view("p1")["players"]] == [False, False]

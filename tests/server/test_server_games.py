@@ -102,15 +102,15 @@ async def test_a_room_stored_before_games_were_named_is_crisp(server: ThreadServ
 
 async def test_test_decks_as_decks(server: ThreadServer,
                                    make_server: Callable[..., ThreadServer]) -> None:
-    """`decks` (v2, test hooks): one deck per hand; Crisp takes one, for its first round."""
-    stacked = deck("AS", "2S", "3S")
+    """`decks` (v2, test hooks): one deck per hand, in order (Crisp: per round)."""
+    stacked, other = deck("AS", "2S", "3S"), deck("KH", "QH", "JH")
     async with server.http() as c:
-        r = await c.post("/api/rooms", json={"name": "Ana", "decks": [stacked]})
+        r = await c.post("/api/rooms", json={"name": "Ana", "decks": [stacked, other]})
         assert r.status_code == 201, r.text
         doc = await server.call(server.ctx.rooms.load(r.json()["code"]))
         assert doc is not None and doc.state.test_deck is not None
-        assert [card.text for card in doc.state.test_deck] == stacked
-        for bad in ([stacked, stacked], [], [stacked[:51]], stacked, "AS"):
+        assert [card.text for card in doc.state.test_deck] == [*stacked, *other]
+        for bad in ([stacked, stacked[:51]], [], [stacked[:51]], stacked, "AS", [stacked, 7]):
             r = await c.post("/api/rooms", json={"name": "Ana", "decks": bad})
             assert_error(r, 422, "bad_deck")
         r = await c.post("/api/rooms", json={"name": "Ana", "decks": [stacked], "deck": stacked})

@@ -110,7 +110,7 @@ class CrispGame:
 
     def start(self, players: Sequence[str], options: Mapping[str, JSON], setup: Setup,
               ctx: Ctx) -> tuple[State, list[Event]]:
-        deck = list(setup.decks[0]) if setup.decks else None
+        deck = [c for d in setup.decks for c in d] if setup.decks else None  # one a round
         try:
             state = engine.new_table(players[0], Options(**{**Options().to_json(), **options}),
                                      time_scale=setup.time_scale, test_deck=deck,

@@ -86,8 +86,8 @@ def _is_deck(deck: Any) -> bool:
 
 def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, int | None]:
     """The test deck and dealer of a new room (test hooks only). `decks` (v2: one
-    deck per hand, in order) is read as Crisp's `deck` when it holds one deck:
-    Crisp takes a test deck for its first round only."""
+    deck per hand, in order) is one test deck of them all, 52 cards per round for
+    Crisp's first rounds (engine.new_table)."""
     deck = body.get("deck")
     dealer = body.get("dealer")
     if "deck" not in body and "dealer" not in body and "decks" not in body:
@@ -99,12 +99,13 @@ def _test_hooks(body: dict[str, Any], enabled: bool) -> tuple[list[str] | None, 
         )
     if "decks" in body:
         decks = body["decks"]
-        if deck is not None or not isinstance(decks, list) or len(decks) != 1:
+        if (deck is not None or not isinstance(decks, list) or not decks
+                or not all(_is_deck(d) for d in decks)):
             raise ApiError(422, ServerErrorCode.BAD_DECK,
-                           "decks must be a list of one deck here (Crisp's first round), "
+                           "decks must be a list of decks of 52 distinct cards, "
                            "and not given with deck")
-        deck = decks[0]
-    if deck is not None and not _is_deck(deck):
+        deck = [c for d in decks for c in d]
+    elif deck is not None and not _is_deck(deck):
         raise ApiError(422, ServerErrorCode.BAD_DECK, "deck must be 52 distinct cards like \"TD\"")
     if dealer is not None and (
         not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < MAX_SEATS
