@@ -60,7 +60,7 @@ export function board(ctx) {
     const y0 = row * (lanes * LANE + GAP);
     return h('g', { key: `sk${line.at}`, class: `skunk ${line.kind}` },
       h('line', { x1: x.toFixed(1), x2: x.toFixed(1), y1: y0 - 2, y2: y0 + lanes * LANE + 2 }),
-      h('text', { x: x.toFixed(1), y: y0 - 2.5, 'text-anchor': 'middle' }, line.kind === 'double' ? 'SS' : (line.kind === 'lurch' ? 'L' : 'S')));
+      h('text', { x: x.toFixed(1), y: y0 - 2.5 }, line.kind === 'double' ? 'SS' : (line.kind === 'lurch' ? 'L' : 'S')));
   });
   const finish = xy(target, target, 0, lanes);
   const pegs = list.flatMap((s, li) => {
@@ -73,8 +73,8 @@ export function board(ctx) {
       const front = pos[id] === s.score && (pos.a !== pos.b || id === 'b');
       return h('circle', {
         key: `peg-${s.side}-${id}`,
-        class: `peg side-${s.side} ${front ? 'front' : 'back'} ${pos.moved === id ? 'moved' : ''}`,
-        'data-testid': `peg-${s.side}-${front ? 'front' : 'back'}`,
+        class: `peg side-${s.side} ${front ? 'front' : 'rear'} ${pos.moved === id ? 'moved' : ''}`,
+        'data-testid': `peg-${s.side}-${front ? 'front' : 'rear'}`,
         'data-hole': pos[id],
         cx: 0, cy: 0, r: 4.4,
         style: `transform: translate(${x.toFixed(1)}px, ${y.toFixed(1)}px)`,

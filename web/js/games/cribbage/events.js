@@ -2,7 +2,7 @@
 
 import { t } from '../../i18n.js';
 import { short } from '../../cards.js';
-import { EventKind, CRIB } from './protocol.js';
+import { CribEvent as EventKind, CRIB } from './protocol.js';
 import { sayCount } from './words.js';
 
 export const PUBLIC_FIELDS = ['card', 'count', 'items', 'dealer', 'hand_no', 'points', 'whose', 'scores', 'winners', 'game_points'];

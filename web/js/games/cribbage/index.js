@@ -3,7 +3,7 @@
 // Its stylesheet, css/cribbage.css, is linked when the module loads.
 
 import { t } from '../../i18n.js';
-import { GAME_ID, Status, ActionType } from './protocol.js';
+import { GAME_ID, CribStatus as Status, CribAction as ActionType } from './protocol.js';
 import { table } from './table.js';
 import { help } from './help.js';
 import { describe, PUBLIC_FIELDS } from './events.js';

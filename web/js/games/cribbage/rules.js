@@ -1,7 +1,7 @@
 // What a Cribbage view allows (pure, tested): which of your cards a tap may
 // give or lay, and why a card is not enabled.
 
-import { Status, ActionType } from './protocol.js';
+import { CribStatus as Status, CribAction as ActionType } from './protocol.js';
 
 /** The number of cards each player gives to the crib: 2 with 2 players, else 1. */
 export const giveCount = (v) => (v.players.length === 2 ? 2 : 1);

@@ -8,7 +8,7 @@
 import { h } from '../../dom.js';
 import { t, formatNumber } from '../../i18n.js';
 import { num } from '../../render/parts.js';
-import { Status, ActionType, CRIB } from './protocol.js';
+import { CribStatus as Status, CribAction as ActionType, CRIB } from './protocol.js';
 import { sayCount } from './words.js';
 import { chip, whoName } from './parts.js';
 
@@ -82,7 +82,7 @@ export function claimPanel(ctx) {
   if (c.by === v.you && v.legal.includes(ActionType.CLAIM)) {
     const n = typeof S.cribClaim === 'number' ? S.cribClaim : 0;
     return h('section', { class: 'cb-claim', 'data-testid': 'cb-claim' },
-      h('p', null, t('game.cribbage.claimAsk', { whose: entryTitle(v, entry || { whose: c.whose }) })),
+      h('p', null, t('game.cribbage.claimAsk', { name: entryTitle(v, entry || { whose: c.whose }) })),
       h('div', { class: 'cb-stepper' },
         h('button', { type: 'button', class: 'btn small', 'data-testid': 'cb-claim-less', 'aria-label': t('game.cribbage.less'), disabled: n <= 0, onclick: () => act.claimSet(n - 1) }, '−'),
         h('output', { class: 'cb-claim-n', 'data-testid': 'cb-claim-n' }, num(n)),
@@ -113,10 +113,10 @@ export function coachPanel(ctx) {
   return h('section', { class: 'cb-coach', 'data-testid': 'cb-coach', 'aria-label': t('game.cribbage.coach') },
     h('h2', null, t('game.cribbage.coach')),
     h('p', null, t('game.cribbage.coachYours'), ' ', c.gave.map((x) => chip(x, 'small', { key: x })), ' ',
-      h('b', null, t('game.cribbage.coachWorth', { points: one(c.expected) }))),
+      h('b', null, t('game.cribbage.coachWorth', { n: one(c.expected) }))),
     same ? h('p', { class: 'cb-coach-best' }, t('game.cribbage.coachBestSame'))
       : h('p', { class: 'cb-coach-best' }, t('game.cribbage.coachBest'), ' ', c.best.gave.map((x) => chip(x, 'small', { key: x })), ' ',
-        h('b', null, t('game.cribbage.coachWorth', { points: one(c.best.expected) }))),
+        h('b', null, t('game.cribbage.coachWorth', { n: one(c.best.expected) }))),
     h('p', { class: 'hint' }, t('game.cribbage.coachHow')),
     h('button', { type: 'button', class: 'btn small', 'data-testid': 'cb-coach-toggle', onclick: act.toggleCoach }, t('game.cribbage.coachHide')));
 }

@@ -8,10 +8,11 @@
 // game_over the game points and the match tally.
 
 import { h } from '../../dom.js';
+import { ActionType as TableAction } from '../../protocol.js';
 import { t, listOf } from '../../i18n.js';
 import { nameEl, num, playerName, seatOrder, offlineStrip, hostMark, logList } from '../../render/parts.js';
 import { cardName, rank, suitGlyph, isRed } from '../../cards.js';
-import { Status, ActionType } from './protocol.js';
+import { CribStatus as Status, CribAction as ActionType } from './protocol.js';
 import { cardStates, giveCount, myTurn, mustGive } from './rules.js';
 import { board } from './board_view.js';
 import { chip, whoName, partnerOf, sideOf } from './parts.js';
@@ -154,7 +155,7 @@ function gameOver(ctx) {
         h('th', { scope: 'row' }, nameEl(playerName(p))),
         h('td', null, num(p.score)),
         h('td', null, t('game.cribbage.matchWins', { count: (v.match || {})[p.id] || 0 })))))),
-    v.legal.includes('rematch') ? h('div', { class: 'cb-actions' },
+    v.legal.includes(TableAction.REMATCH) ? h('div', { class: 'cb-actions' },
       h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch', onclick: act.rematch }, t('game.cribbage.rematch'))) : null);
 }
 

@@ -3,7 +3,7 @@
 // six"), and the pegging's items. `t` is passed in so that node tests can give
 // their own.
 
-import { ItemKind } from './protocol.js';
+import { CribItem as ItemKind } from './protocol.js';
 
 /** The key and params of one item said with the running total `total`. */
 export function itemSaying(item, total) {
@@ -19,7 +19,7 @@ export function itemSaying(item, total) {
     case ItemKind.HEELS: return ['game.cribbage.say.heels', { total }];
     case ItemKind.THIRTY_ONE: return ['game.cribbage.say.thirtyOne', { total }];
     case ItemKind.GO: return ['game.cribbage.say.go', { total }];
-    default: return ['game.cribbage.say.other', { total }];
+    default: return ['game.cribbage.say.plain', { total }];
   }
 }
 
@@ -43,6 +43,6 @@ export function sayCount(items, t, upTo = Infinity) {
   if (said.length < 2) return said[0];
   const done = said.length === all.length;
   const head = said.slice(0, -1).join(t('game.cribbage.say.comma'));
-  return done ? t('game.cribbage.say.and', { head, last: said[said.length - 1] })
-    : `${head}${t('game.cribbage.say.comma')}${said[said.length - 1]}`;
+  const last = said[said.length - 1];
+  return `${head}${t('game.cribbage.say.comma')}${done ? t('game.cribbage.say.andWord') : ''}${last}`;
 }
