@@ -20,6 +20,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -66,10 +67,26 @@ os.environ[PORTS_ENV] = _worker_ports()  # not inherited: the workers are the co
 # The suite mostly waits (browsers, processes, sockets): one and a half workers a core
 # keep both cores busy (tests/README.md, "Parallel").
 WORKERS_PER_CORE = 1.5
-# Modules that take the longest, started first so that they spread over the workers
-# instead of one of them finishing the run alone (a module's tests stay together and
-# in their order: its fixtures are made once).
-FIRST = ("tests/web/", "tests/test_soak.py", "tests/test_bench.py")
+# The most expensive modules first (CPU and wall, docs/testing.md "Where the suite's
+# time goes"), longest first, so that they spread over the workers instead of one of
+# them finishing the run alone; everything else after them in its usual order.
+FIRST = (
+    "tests/web/test_web_layout.py",
+    "tests/web/test_web_computer.py",
+    "tests/web/test_web_a11y.py",
+    "tests/games/crapette/test_crapette_fault_finder.py",
+    "tests/server/test_server_leak.py",
+    "tests/server/test_server_computer_procs.py",
+    "tests/web/",
+    "tests/server/test_server_procs.py",
+    "tests/ops/test_compose.py",
+    "tests/test_soak.py",  # in `pytest -m soak`, the minute first, the bench's runs beside it
+)
+# Modules whose tests go to one worker together (pytest_xdist_make_scheduler): their
+# module-scoped fixtures (a Chromium and its Playwright driver, `real_time_server`)
+# are then made once per run, not once on each worker that runs one of their tests.
+# xdist (`--dist loadgroup`) hands out every other test on its own, one at a time.
+TOGETHER = ("tests/web/",)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -87,11 +104,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=soaks)
             items[:] = [item for item in items if not item.get_closest_marker("soak")]
 
-    def first(item: pytest.Item) -> bool:
+    def rank(item: pytest.Item) -> int:
         path = item.nodeid.split("::", 1)[0]
-        return any(path.startswith(prefix) for prefix in FIRST)
+        return next((i for i, prefix in enumerate(FIRST) if path.startswith(prefix)), len(FIRST))
 
-    items.sort(key=lambda item: not first(item))
+    items.sort(key=rank)  # stable: a module's tests keep their order
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` with each module of TOGETHER one unit of work (one worker
+    runs all its tests, in order); every other test is a unit of its own, as before.
+    Not with `xdist_group` marks: pytest 9 keeps a node's id in `Node._id`, and
+    xdist 3.8 still appends the group to `item._nodeid`, which nothing reads."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class Together(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path.startswith(TOGETHER) else super()._split_scope(nodeid)
+
+    return Together(config, log)
 
 
 _cpu: list[cpu.Recorder] = []  # with CRISP_TEST_CPU=1: this process's (support/cpu.py)

@@ -1,6 +1,10 @@
 """`crisp bench` smoke tests: it starts its own servers (memory, Redis, a Redis
 Cluster, two processes behind nginx), plays, reports, stops. Short runs: they
-check that every part runs and reports, not the figures."""
+check that every part runs and reports, not the figures.
+
+Each run is seconds of real-time load (its `--duration` and `--warmup`, whatever the
+machine's speed), so they are marked `soak`: run by `.ci/run`'s soak step (`pytest -m
+soak`), not by the main run (docs/testing.md, "Where the suite's time goes")."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ def bench(*args: str, timeout: float = 180) -> Any:
     return json.loads(done.stdout)
 
 
+@pytest.mark.soak
 def test_bench_smoke_memory_store() -> None:
     report = bench("--rooms", "3", "--duration", "5", "--warmup", "1", "--pace", "fast",
                    "--think-ms", "50")  # fmt: skip
@@ -39,6 +44,7 @@ def test_bench_smoke_memory_store() -> None:
     assert "latency p99" in table(report)
 
 
+@pytest.mark.soak
 def test_a_table_pace_sends_nothing_the_server_refuses() -> None:
     """The default pace: real game time, only moves legal when they arrive; every
     action is answered, the mix has draws and turn moves, and each action makes at
@@ -51,6 +57,7 @@ def test_a_table_pace_sends_nothing_the_server_refuses() -> None:
     assert report["refused"]["sent"] == 0
 
 
+@pytest.mark.soak
 def test_refused_messages_are_counted_apart_from_actions() -> None:
     report = bench("--rooms", "2", "--duration", "5", "--warmup", "2", "--think-ms", "300",
                    "--refused", "1")  # fmt: skip
@@ -59,6 +66,7 @@ def test_refused_messages_are_counted_apart_from_actions() -> None:
     assert report["answered"] > 0
 
 
+@pytest.mark.soak
 @pytest.mark.redis
 def test_bench_floor_side_by_side() -> None:
     """`--floor`: Crisp and the floor under the same driver, each row with the
@@ -80,6 +88,7 @@ def test_bench_floor_side_by_side() -> None:
     assert "server CPU per action" in text and "x" in text.splitlines()[2]
 
 
+@pytest.mark.soak
 @pytest.mark.redis
 def test_bench_on_a_redis_cluster_with_the_floor() -> None:
     both = bench("--cluster", "--floor", "--rooms", "2", "--duration", "3", "--warmup", "1",
@@ -91,6 +100,7 @@ def test_bench_on_a_redis_cluster_with_the_floor() -> None:
         assert sum(1 for p in r["processes"] if p.startswith("redis-")) == 3, name
 
 
+@pytest.mark.soak
 @pytest.mark.redis
 def test_two_processes_behind_the_shipped_nginx() -> None:
     if not shutil.which("nginx", path="/usr/sbin:/sbin:/usr/bin") or not shutil.which("openssl"):
