@@ -2,7 +2,7 @@
 // The conventions every string follows are in docs/web-client.md ("Languages"):
 // - Counted strings: "key.<category>" for every category Intl.PluralRules has in
 //   that language (en: one, other; ar: zero, one, two, few, many, other;
-//   id: other), chosen from the numeric `count` param.
+//   id: other; pl: one, few, many, other), chosen from the numeric `count` param.
 // - Fallback: the page's language first (the plural form, then its `.other`,
 //   then the bare key), English only for a key the language lacks entirely.
 // - Numbers given as params are formatted for the page's language
@@ -17,6 +17,7 @@ export const LANGUAGES = [
   { code: 'en', name: 'English', short: 'EN', dir: 'ltr' },
   { code: 'ar', name: 'العربية', short: 'عربي', dir: 'rtl' },
   { code: 'id', name: 'Bahasa Indonesia', short: 'ID', dir: 'ltr' },
+  { code: 'pl', name: 'Polski', short: 'PL', dir: 'ltr' },
 ];
 
 const FSI = '\u2068'; // FIRST STRONG ISOLATE

@@ -18,7 +18,7 @@ import { loadGame } from '../../../web/js/games.js';
 
 await loadGame('crisp'); // the rooms of these tests are Crisp's (web/js/games/crisp/)
 
-const LANGS = ['en', 'ar', 'id'];
+const LANGS = ['en', 'ar', 'id', 'pl'];
 const PLURAL = /\.(zero|one|two|few|many|other)$/;
 const FILES = Object.fromEntries(LANGS.map((code) => [code,
   JSON.parse(readFileSync(new URL(`../../../web/i18n/${code}.json`, import.meta.url), 'utf-8'))]));
@@ -80,7 +80,7 @@ test('every counted string has exactly the plural categories its language has', 
     ['few', 'many', 'one', 'other', 'two', 'zero']);
 });
 
-for (const code of ['ar', 'id', 'en']) {
+for (const code of ['ar', 'id', 'en', 'pl']) {
   test(`${code}: every counted string reads right for the counts 0 to 12 and beyond`, async () => {
     await setLanguage(code);
     for (const key of COUNTED) {

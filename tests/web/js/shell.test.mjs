@@ -15,7 +15,7 @@ test('web/shell/shells.json is up to date (else: node web/shell/make.mjs)', asyn
 
 test('every language has a home and a join screen, loading, buttons disabled', async () => {
   const all = JSON.parse(await shells());
-  assert.deepEqual(Object.keys(all), ['en', 'ar', 'id']);
+  assert.deepEqual(Object.keys(all), ['en', 'ar', 'id', 'pl']);
   for (const [code, s] of Object.entries(all)) {
     assert.equal(s.dir, code === 'ar' ? 'rtl' : 'ltr');
     for (const screen of [s.home, s.join]) {
