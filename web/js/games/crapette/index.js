@@ -14,12 +14,16 @@ import {
   sources, tablePile, targets, showsSequence,
 } from './moves.js';
 
-if (typeof document !== 'undefined' && !document.querySelector('link[data-game-css="crapette"]')) {
+if (typeof document !== 'undefined' && typeof document.querySelector === 'function'
+  && !document.querySelector('link[data-game-css="crapette"]')) {
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('../../../css/crapette.css', import.meta.url).href;
   link.dataset.gameCss = 'crapette';
+  // the module is ready once its stylesheet is (no unstyled table first), or after 3 s
+  const loaded = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; setTimeout(resolve, 3000); });
   document.head.appendChild(link);
+  await loaded;
 }
 
 const CALL_SHOWN_MS = 12000; // a call's outcome stays this long (or until the next turn's first move)
