@@ -115,7 +115,7 @@ def match(a: str, b: str, games: int, calls: Calls) -> dict[str, Any]:
         times = sorted(t.times)
         out["levels"][level] = {
             "moves": t.moves, "fault_share": round(t.faults / max(t.moves, 1), 4),
-            "calls": t.calls, "right": t.right,
+            "calls": t.calls, "right": t.right, "decisions": len(times),
             "p50_ms": round(1000 * times[len(times) // 2], 3),
             "p99_ms": round(1000 * times[int(len(times) * 0.99)], 3),
             "max_ms": round(1000 * times[-1], 3)}
