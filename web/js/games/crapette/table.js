@@ -180,7 +180,7 @@ function over(ctx) {
   const { S, act } = ctx;
   const v = S.view;
   if (v.status !== Status.GAME_OVER) return null;
-  const won = v.winners && v.winners.length ? v.players.find((p) => p.id === v.winners[0]) : null;
+  const won = v.why !== 'blocked' && v.winners && v.winners.length ? v.players.find((p) => p.id === v.winners[0]) : null;
   const title = !won ? t('game.crapette.blocked') : won.id === v.you ? t('game.youWin') : t('game.winner', { name: playerName(won) });
   return h('section', { class: 'cr-over panel', 'data-testid': 'game-over', role: 'status' },
     h('h2', null, title),
