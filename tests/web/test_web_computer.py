@@ -8,12 +8,21 @@ page is shown as away (not as a computer player), is back when the page opens
 again, and a leaving host hands the role on. The new host is told within 2 s
 (R17.4), in each language, also in the peek phase and while a look shows: a
 notice that matters waits for nothing (update.js, "Notices"), and the crown
-stays on the host's seat afterwards."""
+stays on the host's seat afterwards.
+
+"Within 2 s" is checked on the page's clock, never on the wall's (issue 34: a
+2 s wall-clock bound failed on a busy machine): the new host's phone is held
+(`Hold`: its Date.now() stands still) from before the leave; the update that
+hands the role over must be the leave's own (the server tells at once, not at a
+later tick), and with the page's clock still at that update the notice must be
+on screen (the page tells in the render of that update, not after a notice
+ahead of it has had its 4 s, a look has gone or a timer has run)."""
 
 from __future__ import annotations
 
 import re
 import urllib.error
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -35,7 +44,31 @@ pytestmark = pytest.mark.browser
 
 NEW_HOST = {"en": "You are the host now", "ar": "أصبحت المضيف الآن",
             "id": "Kamu sekarang tuan rumah"}
-TOLD_WITHIN_MS = 2000  # R17.4: the new host sees it within 2 s of the hand-over
+
+
+def told_at_once(hold: Hold, page: Any, text: str, *, to: str, by: str,
+                 hand_over: Callable[[], None]) -> dict[str, Any]:
+    """R17.4 "told within 2 s", at zero seconds of the page's time: `page` (held by
+    `hold`, installed before it opened the room) is frozen from before `hand_over()`
+    (the host `by` leaves) until the update that makes `to` the host has reached
+    it. That update must carry the leave too (the hand-over is the leave's, not a
+    later tick's), and with the page's clock still standing the banner must say
+    `text`: nothing in the page's time (a notice ahead of it, a look, a timer) may
+    come first. Wall time is not measured: the expect's timeout is only a safety
+    bound, as the page's time does not move while it waits. The held update."""
+    def handed_to_me(msg: dict[str, Any]) -> bool:
+        return msg.get("type") == "update" and any(
+            ev.get("kind") == "host_changed" and ev.get("player") == to
+            for ev in msg.get("events") or [])
+
+    hold.freeze_on(handed_to_me)
+    hand_over()
+    msg = hold.wait()
+    left = [ev for ev in msg["events"] if ev.get("player") == by]
+    assert left, f"the hand-over came without {by}'s leave: {msg['events']}"
+    assert msg["view"]["host"] == to
+    expect(page.get_by_test_id("banner")).to_have_text(text)  # the page's clock stands still
+    return msg
 
 
 def create_in_ui(page: Any, base: str, name: str) -> str:
@@ -175,10 +208,16 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
         pytest.fail("the computer never played Eve's seat")
     # she comes back: the seat is hers again, and she is told what happened meanwhile
     eve = eve_ctx.new_page()
+    eve_hold = Hold(eve)
+    # told on the first update, in its own render: her page's clock stands still from
+    # before it opens until the banner says so (no wall-clock bound, issue 34)
+    eve_hold.freeze_on(lambda msg: msg.get("type") == "update")
     eve.goto(f"{server.base}/r/{code}")
-    expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
+    eve_hold.wait()
     expect(eve.get_by_test_id("banner")).to_contain_text(
-        "While you were away, the computer played for you", timeout=TOLD_WITHIN_MS)
+        "While you were away, the computer played for you")
+    eve_hold.release()
+    expect(eve.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
     v = wait_view(dee, f"!v.players.find((p) => p.id === {eve_id!r}).away")
     expect(dee.get_by_test_id("away-badge")).to_have_count(0)
     if v["status"] != "playing":  # the round ended meanwhile: on to the next one
@@ -192,8 +231,9 @@ def test_r17_2_an_away_seat_is_played_and_a_leaving_host_hands_the_role_on(
     tap(dee, "settings-button")
     tap(dee, "menu-leave-room")
     expect(dee.get_by_test_id("leave-dialog")).to_contain_text("another player")
-    tap(dee, "leave-confirm")
-    expect(eve.get_by_test_id("banner")).to_have_text(NEW_HOST["en"], timeout=TOLD_WITHIN_MS)
+    told_at_once(eve_hold, eve, NEW_HOST["en"], to=eve_id, by=dee_id,
+                 hand_over=lambda: tap(dee, "leave-confirm"))
+    eve_hold.release()
     expect(dee.locator(".note.warn")).to_contain_text(re.compile(f"You left room {code}"))
     expect(eve.get_by_test_id("log")).to_contain_text("You are the host now")
     v = wait_view(eve, f"v.host === {eve_id!r}")
@@ -232,6 +272,8 @@ def test_r17_4_the_new_host_is_told_within_2_s_in_every_language_also_over_a_loo
     seats = {n: server.post(f"/api/rooms/{code}/players", {"name": n})
              for n in ("Eve", "Fay", "Gus")}
     dee, eve, fay, gus = phone(), phone(locale="ar-EG"), phone(locale="id-ID"), phone()
+    holds = {page: Hold(page) for page in (eve, fay, gus)}  # before their rooms open
+    ids = {n: seats[n]["player_id"] for n in seats} | {"Dee": host["player_id"]}
     open_seat(dee, server.base, code, host)
     open_seat(eve, server.base, code, seats["Eve"])
     open_seat(gus, server.base, code, seats["Gus"])
@@ -241,21 +283,24 @@ def test_r17_4_the_new_host_is_told_within_2_s_in_every_language_also_over_a_loo
     expect(eve.get_by_test_id("my-slot-left")).not_to_have_attribute("data-card", "")
 
     # the hand-over in the peek phase, over Eve's look (R16.2, R17.4)
-    leave(dee)
-    expect(eve.get_by_test_id("banner")).to_have_text(NEW_HOST["ar"], timeout=TOLD_WITHIN_MS)
+    told_at_once(holds[eve], eve, NEW_HOST["ar"], to=ids["Eve"], by=ids["Dee"],
+                 hand_over=lambda: leave(dee))
     expect(eve.get_by_test_id("my-slot-left")).not_to_have_attribute("data-card", "")  # still shown
     assert view(eve)["status"] == "peek"
+    holds[eve].release()
 
     # Fay comes late: her looks are owed to her and show now (R16.3); the role comes to her
     open_seat(fay, server.base, code, seats["Fay"])
     expect(fay.get_by_test_id("my-slot-right")).not_to_have_attribute("data-card", "")
-    leave(eve)
-    expect(fay.get_by_test_id("banner")).to_have_text(NEW_HOST["id"], timeout=TOLD_WITHIN_MS)
+    told_at_once(holds[fay], fay, NEW_HOST["id"], to=ids["Fay"], by=ids["Eve"],
+                 hand_over=lambda: leave(eve))
     expect(fay.get_by_test_id("my-slot-right")).not_to_have_attribute("data-card", "")
     expect(fay.get_by_test_id("peek-hide")).to_be_visible()  # the look can still be hidden
+    holds[fay].release()
 
-    leave(fay)
-    expect(gus.get_by_test_id("banner")).to_have_text(NEW_HOST["en"], timeout=TOLD_WITHIN_MS)
+    told_at_once(holds[gus], gus, NEW_HOST["en"], to=ids["Gus"], by=ids["Fay"],
+                 hand_over=lambda: leave(fay))
+    holds[gus].release()
     # once told (4 s on screen), the notice goes; the crown on his cards stays (R17.4)
     expect(gus.get_by_test_id("banner")).to_have_count(0, timeout=10_000)
     assert view(gus)["host"] == seats["Gus"]["player_id"]
