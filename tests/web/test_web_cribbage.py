@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
+import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,7 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from crisp.games.cribbage import vocabulary as server_vocabulary
-from tests.web.browser_kit import LAYOUT_PROBLEMS
+from tests.web.browser_kit import LAYOUT_PROBLEMS, open_seat, tap, view
 from tests.web.js_source import WEB_JS
 
 pytestmark = pytest.mark.browser
@@ -325,3 +327,49 @@ def test_how_to_play_has_the_worked_examples(harness: Page, lang: str) -> None:
     assert "20" in text and "6" in text
     assert "29" in page.inner_text("[data-testid=cb-example-twentynine]")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+# ---- a real room, once the server hosts Cribbage (crisp/server/http/games.py HOSTED)
+
+
+def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> None:
+    """Give, lay and see the show of one hand against a computer player, through
+    the real server; skipped while `POST /api/rooms {"game": "cribbage"}` is
+    unknown_game."""
+    try:
+        host = server.post("/api/rooms", {"name": "Ana", "game": "cribbage"})
+    except urllib.error.HTTPError as e:
+        if e.code == 422:
+            pytest.skip("the server does not host cribbage rooms yet")
+        raise
+    page = phone(viewport=SMALL)
+    open_seat(page, server.base, host["code"], host)
+    tap(page, "add-bot")
+    page.wait_for_function("() => window.crisp.state.view && window.crisp.state.view.players.length === 2")
+    tap(page, "start-game")
+    page.wait_for_selector(".cb-table")
+    end = time.monotonic() + 90
+    seen: set[str] = set()
+    while time.monotonic() < end:
+        v = view(page)
+        seen.add(v["status"])
+        me = v["you"]
+        if v["status"] == "give" and "give" in v["legal"]:
+            page.click("[data-testid=cb-card-0]")
+            page.click("[data-testid=cb-card-1]")
+            page.click("[data-testid=cb-give]")
+            page.wait_for_function("() => window.crisp.state.view.gave.length > 0 || window.crisp.state.view.status !== 'give'")
+        elif v["status"] == "play" and v["turn"] and v["turn"]["player"] == me and v["playable"]:
+            i = v["hand"].index(v["playable"][0])
+            page.click(f"[data-testid=cb-card-{i}]")
+            page.wait_for_function("(n) => window.crisp.state.view.hand.length < n || window.crisp.state.view.status !== 'play'",
+                                   arg=len(v["hand"]))
+        elif v["status"] in ("hand_over", "game_over") and v["show"]:
+            summary = page.inner_text("[data-testid=cb-summary]") if v["status"] == "hand_over" else ""
+            assert v["status"] == "game_over" or "crib" in summary.lower(), summary
+            break
+        else:
+            page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"no hand over in 90 s (seen {sorted(seen)})")
+    assert {"give", "play"} <= seen

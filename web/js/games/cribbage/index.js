@@ -104,5 +104,6 @@ export const game = Object.freeze({
   optionValue,
   actions,
   keys: KEYS,
+  yourTurnScroll: '.cb-me',
   publicTable: (view) => ({ ...view, hand: null, gave: null, playable: [], coach: null, give_deadline: null, turn: view.turn ? { ...view.turn, deadline: null } : null }),
 });

@@ -64,7 +64,7 @@ function seatRow(ctx, p) {
   h('div', { class: 'cb-seat-cards' },
     h('span', { class: 'cb-held', 'aria-label': t('game.cribbage.held', { count: p.held }) },
       [Status.GIVE, Status.PLAY].includes(v.status) ? Array.from({ length: p.held }, (_, i) => chip(null, 'tiny', { key: i })) : null),
-    h('span', { class: 'cb-laid', 'aria-label': t('game.cribbage.laid') }, (p.laid || []).map((c) => chip(c, 'small', { key: c })))));
+    h('span', { class: 'cb-laid', 'aria-label': t('game.cribbage.laid') }, (p.laid || []).map((c) => chip(c, 'mini', { key: c })))));
 }
 
 
@@ -118,11 +118,15 @@ function fan(ctx) {
       h('button', {
         type: 'button', class: 'btn primary', 'data-testid': 'cb-give', disabled: picked.length !== n, onclick: act.give,
       }, t('game.cribbage.giveButton', { count: n, name: v.dealer === v.you ? t('game.cribbage.yourCrib') : whoName(v, v.dealer) }))) : null,
+    v.status === Status.PLAY && mineLaid(v).length ? h('div', { class: 'cb-gave', 'data-testid': 'cb-my-laid' },
+      t('game.cribbage.youLaid'), ' ', mineLaid(v).map((c) => chip(c, 'mini', { key: c }))) : null,
     v.status === Status.GIVE && !giving && v.gave && v.gave.length ? h('div', { class: 'cb-gave' },
       t('game.cribbage.youGave'), ' ', v.gave.map((c) => chip(c, 'small', { key: c }))) : null,
     reasons.length && (v.status === Status.PLAY || giving) ? h('p', { class: 'hint cb-why', 'data-testid': 'cb-why' },
       reasons.map((r) => t(`game.cribbage.whyLong.${r}`, { count: v.play ? v.play.count : 0 })).join(' ')) : null);
 }
+
+const mineLaid = (v) => ((v.players.find((p) => p.id === v.you) || {}).laid || []);
 
 function readyBar(ctx) {
   const { S, act } = ctx;
