@@ -56,9 +56,13 @@ async def publish_until_received(store: RedisStore, code: str, inbox: Inbox) -> 
 async def test_a_budget_is_one_key_that_lives_as_long_as_its_debt(
     rstore: RedisStore, raw: Redis
 ) -> None:
+    started = time.monotonic()
     assert await rstore.spend("lookups:198.51.100.7", 3, per_s=1.0, burst=5) == 0.0
     key = "crisp:budget:lookups:198.51.100.7"
-    assert 2500 < await raw.pttl(key) <= 3000  # the debt: 3 units of 1 s
+    ttl = await raw.pttl(key)
+    # the debt: 3 units of 1 s, less the real time between the two calls (Redis's own
+    # expiry is the subject; a fixed 500 ms of slack failed on a busy machine, issue 34)
+    assert 3000 - (time.monotonic() - started) * 1000 - 1 <= ttl <= 3000
     assert await rstore.spend("lookups:198.51.100.7", -3, per_s=1.0, burst=5) == 0.0
     assert not await raw.exists(key)  # full again: nothing is kept
 
