@@ -133,6 +133,36 @@ def test_only_the_views_moves_light_up(table_page: Page) -> None:
     assert page.locator(".cr-pile.target").count() == 0
 
 
+def drag(page: Page, source: str, target: str) -> None:
+    a = page.locator(f"[data-pile='{source}'] .cr-card.top").bounding_box()
+    b = page.locator(f"[data-pile='{target}']").bounding_box()
+    assert a and b
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    for i in range(1, 6):
+        page.mouse.move(a["x"] + a["width"] / 2 + (b["x"] + b["width"] / 2 - a["x"] - a["width"] / 2) * i / 5,
+                        a["y"] + a["height"] / 2 + (b["y"] + b["height"] / 2 - a["y"] - a["height"] / 2) * i / 5)
+    page.mouse.up()
+
+
+def test_a_drag_onto_a_lit_pile_sends_the_move_and_elsewhere_puts_it_back(table_page: Page) -> None:
+    page = table_page
+    view = FIXTURE["mid"]["p1"]
+    show(page, [[view, []]], "en")
+    pile = lambda wire: MOVER_SIDE.get(wire, wire)  # noqa: E731
+    move = view["moves"][0]
+    source, target = pile(move["from"]), pile(move["to"])
+    elsewhere = next(f"foundation:{i}" for i in range(8)
+                     if f"foundation:{i}" not in [pile(m["to"]) for m in view["moves"] if pile(m["from"]) == source])
+    drag(page, source, elsewhere)
+    assert page.locator("[data-testid=toast]").count() == 0  # nothing sent
+    assert page.locator(".cr-pile.target, .cr-ghost").count() == 0
+    drag(page, source, target)
+    # sent: this page has no room socket, so the shell says it is offline (the move's attempt)
+    page.wait_for_selector("[data-testid=toast]")
+    assert page.locator(".cr-ghost").count() == 0
+
+
 def test_a_right_call_is_shown_to_both_with_the_missed_move(table_page: Page) -> None:
     page = table_page
     for you in ("p1", "p2"):

@@ -11,7 +11,7 @@
 // card table has no reading direction); the words around it follow the page.
 
 import { h } from '../../dom.js';
-import { t, formatNumber } from '../../i18n.js';
+import { t, text, formatNumber } from '../../i18n.js';
 import { short, cardName } from '../../cards.js';
 import { cardContent, cardClass, nameEl, playerName, offlineStrip, pending, logList } from '../../render/parts.js';
 import { moving, sides, sideOf, sources, targets, pileCards, showsSequence, tablePile, Status } from './moves.js';
@@ -154,9 +154,12 @@ function dock(ctx) {
   const { S, act } = ctx;
   const v = S.view;
   if (v.status !== Status.PLAYING || v.watching) return null;
+  // an error (a refused move, no connection) in the hint's place: the table shows no toasts
+  const toast = (S.toasts || []).filter((x) => x.until > (ctx.local || 0)).pop();
+  const said = toast ? h('p', { class: 'cr-hint cr-toast', role: 'alert', 'data-testid': 'toast' }, text(toast.msg)) : null;
   if (moving(v)) {
     return h('div', { class: 'cr-dock mover' },
-      h('p', { class: 'cr-hint' }, S.crPick ? t('game.crapette.hintTarget') : t('game.crapette.hintPick')),
+      said || h('p', { class: 'cr-hint' }, S.crPick ? t('game.crapette.hintTarget') : t('game.crapette.hintPick')),
       h('button', {
         type: 'button', class: 'btn', 'data-testid': 'end-turn', disabled: !v.legal.includes('end') || pending(ctx), onclick: act.crEnd,
       }, t('game.crapette.end')));
@@ -164,6 +167,7 @@ function dock(ctx) {
   const open = !!(v.turn && v.turn.can_call) && S.crVersion != null;
   const seq = showsSequence(v);
   return h('div', { class: 'cr-dock' },
+    said,
     seq && S.crCalling ? h('p', { class: 'cr-hint' }, t('game.crapette.showHint', { count: (S.crShow || []).length })) : null,
     seq && S.crCalling ? h('button', { type: 'button', class: 'btn small', 'data-testid': 'call-cancel', onclick: act.crCancelCall }, t('game.crapette.cancel')) : null,
     h('button', {
