@@ -32,7 +32,7 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from crisp.games.cribbage import vocabulary as server_vocabulary
-from tests.web.browser_kit import LAYOUT_PROBLEMS, open_seat, tap, view
+from tests.web.browser_kit import LAYOUT_PROBLEMS, axe_violations, open_seat, tap, view
 from tests.web.js_source import WEB_JS
 
 pytestmark = pytest.mark.browser
@@ -131,6 +131,19 @@ def test_every_phase_and_seat_count_fits_the_screen_in_every_language(table_page
                 found += [f"{key} @{width} {lang}: {p}" for p in page.evaluate(
                     "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)", opts)]
                 found += [f"{key} @{width} {lang}: outside the screen: {p}" for p in page.evaluate(OUTSIDE)]
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_no_violation_at_the_table(table_page: Page) -> None:
+    """WCAG 2.1 A/AA (axe-core, as test_web_a11y.py runs it) in every phase, with
+    4 players, in English and Arabic."""
+    page = table_page
+    found: list[str] = []
+    for key in ("give-4", "play-4", "show-4", "hand_over-4", "game_over-4", "show_claim-2m"):
+        for lang in ("en", "ar"):
+            show(page, VIEWS[key], lang)
+            page.click("[data-testid=cb-skip]") if page.locator("[data-testid=cb-skip]").count() else None
+            found += [f"{key} {lang}: {v['id']} {v['nodes'][:2]}" for v in axe_violations(page)]
     assert not found, "\n".join(found)
 
 

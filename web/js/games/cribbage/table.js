@@ -62,9 +62,9 @@ function seatRow(ctx, p) {
     p.id === v.host ? hostMark() : null,
     h('span', { class: 'cb-tags' }, tags)),
   h('div', { class: 'cb-seat-cards' },
-    h('span', { class: 'cb-held', 'aria-label': t('game.cribbage.held', { count: p.held }) },
+    h('span', { class: 'cb-held', role: 'img', 'aria-label': t('game.cribbage.held', { count: p.held }) },
       [Status.GIVE, Status.PLAY].includes(v.status) ? Array.from({ length: p.held }, (_, i) => chip(null, 'tiny', { key: i })) : null),
-    h('span', { class: 'cb-laid', 'aria-label': t('game.cribbage.laid') }, (p.laid || []).map((c) => chip(c, 'mini', { key: c })))));
+    h('span', { class: 'cb-laid', role: 'group', 'aria-label': t('game.cribbage.laid') }, (p.laid || []).map((c) => chip(c, 'mini', { key: c })))));
 }
 
 
@@ -84,7 +84,7 @@ function middle(ctx) {
     v.status === Status.PLAY ? h('div', { class: 'cb-count', 'data-testid': 'cb-count' },
       h('div', { class: 'cb-count-n' }, num(v.play.count)),
       h('div', { class: 'cb-label' }, t('game.cribbage.count'))) : null,
-    v.status === Status.PLAY ? h('div', { class: 'cb-series', 'data-testid': 'cb-series', 'aria-label': t('game.cribbage.series') },
+    v.status === Status.PLAY ? h('div', { class: 'cb-series', role: 'group', 'data-testid': 'cb-series', 'aria-label': t('game.cribbage.series') },
       series.length ? series.map((s, i) => h('span', { key: `${i}${s.card}`, class: `cb-laid-one side-${sideOf(v, v.players.find((q) => q.id === s.player) || { seat: 0 })}` }, chip(s.card, 'small')))
         : h('span', { class: 'cb-label' }, t('game.cribbage.newSeries'))) : null);
 }
