@@ -16,7 +16,7 @@ from .rollout import lay_points, play_out
 # By rank (A..K): how likely a seat gives a card of that rank to its own (side's)
 # crib, and to an opponent's. Fives and touching low cards go to one's own crib;
 # an opponent's crib gets Kings and far-apart cards.
-SAMPLES = 20  # deals of the unseen cards per decision in the play
+SAMPLES = 40  # deals of the unseen cards per decision in the play
 GIVE_SAMPLES = 12  # the same, per choice of the shortlist when giving
 SHORTLIST = 5
 TO_OWN = (1.2, 1.2, 1.3, 1.3, 2.0, 1.1, 1.1, 1.1, 1.0, 1.1, 1.0, 1.0, 1.0)

@@ -39,7 +39,8 @@ def play_out(seq: list[int], count: int, hands: list[list[int]], go: list[bool],
         if count < 31:
             for k in range(1, n + 1):
                 q = (last + k) % n
-                fits = any(count + _VALUE[r] <= 31 for r in hands[q])
+                hand = hands[q]
+                fits = bool(hand) and min(_VALUE[r] for r in hand) <= 31 - count
                 if q == last:
                     if fits:
                         turn = q
