@@ -7,8 +7,11 @@ Playwright driver, redis-server: every living descendant's utime+stime+cutime+cs
 read from /proc through `/proc/<pid>/task/<tid>/children`), as the difference
 between before and after the test's setup, call and teardown. A session fixture's
 server is thus counted to the tests that make it work, and its start and stop to
-the tests whose setup and teardown run them. Wall time is recorded too, but on a
-shared machine it is the CPU that says what a test costs.
+the tests whose setup and teardown run them. The recording process makes itself its
+descendants' reaper, so that Chromium's processes that outlive their parent when a
+browser closes (half a browser's CPU) stay in the sum, as zombies, instead of
+leaving it with init; a test's figure is never below 0. Wall time is recorded too,
+but on a shared machine it is the CPU that says what a test costs.
 
 Each process (every xdist worker, or the one process of `-n 0`) writes
 `test-artifacts/cpu/<worker>.json`, with its time outside the tests (start-up,
@@ -18,6 +21,7 @@ per test costs ~1 ms)."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
@@ -86,10 +90,24 @@ def cpu_s() -> float:
             + _living_descendants_s(os.getpid()))  # fmt: skip
 
 
+def _adopt_orphans() -> None:
+    """Make this process its descendants' reaper (PR_SET_CHILD_SUBREAPER): a process
+    whose parent exits first (Chromium's, when a browser closes: half the browser's
+    CPU) becomes this process's child instead of init's, and stays, a zombie with
+    its CPU times in /proc, in the sum. Nothing here reaps it: the zombies stay
+    until the worker ends (a few per browser closed)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER (Linux 3.4)
+    except (OSError, AttributeError):
+        pass
+
+
 class Recorder:
     """One process's per-test CPU and wall seconds."""
 
     def __init__(self) -> None:
+        _adopt_orphans()
         self.tests: dict[str, list[float]] = {}
         self.started_cpu = cpu_s()
         self.started_wall = time.monotonic()
@@ -100,7 +118,11 @@ class Recorder:
         try:
             yield
         finally:
-            self.tests[nodeid] = [round(cpu_s() - cpu, 3), round(time.monotonic() - wall, 3)]
+            # never below 0: a descendant that leaves the tree unreaped by it takes
+            # its CPU out of the sum (Chromium's processes when a browser closes),
+            # which is no refund of what the earlier tests were counted
+            spent = max(0.0, cpu_s() - cpu)
+            self.tests[nodeid] = [round(spent, 3), round(time.monotonic() - wall, 3)]
 
     def write(self) -> None:
         FOLDER.mkdir(parents=True, exist_ok=True)
@@ -126,7 +148,7 @@ def report() -> str:
     processes = []
     for path in sorted(FOLDER.glob("*.json")):
         data = json.loads(path.read_text())
-        tests.update(data["tests"])
+        tests.update({k: [max(0.0, cpu), wall] for k, (cpu, wall) in data["tests"].items()})
         processes.append((path.stem, data["cpu"], data["outside"], data["wall"]))
     if not tests:
         return ""
