@@ -40,6 +40,7 @@ pytestmark = pytest.mark.browser
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 VIEWS: dict[str, Any] = json.loads((HERE / "fixtures" / "cribbage_views.json").read_text(encoding="utf-8"))
+EVENTS: dict[str, Any] = json.loads((HERE / "fixtures" / "cribbage_events.json").read_text(encoding="utf-8"))
 LANGS = ("en", "ar", "id")
 WIDTHS = (360, 390, 412)
 SMALL = {"width": 360, "height": 640}
@@ -48,7 +49,7 @@ SHOTS = bool(os.environ.get("CRISP_CRIBBAGE_SHOTS"))
 PHASES = ("give", "play", "show", "hand_over", "game_over")
 
 # Give the page a view as an update from the server would (update.js, then the store).
-SHOW = """async ([view, lang]) => {
+SHOW = """async ([view, events, lang]) => {
   const base = new URL('.', document.querySelector('script[type=module][src*="app.js"]').src).href;
   const store = await import(base + 'store.js');
   const games = await import(base + 'games.js');
@@ -56,7 +57,7 @@ SHOW = """async ([view, lang]) => {
   const game = await games.loadGame('cribbage');
   let S = { ...store.getState(), screen: 'room', code: 'CR1B', conn: 'open', stale: false, booting: false,
     ...game.roomState() };
-  S = update.applyUpdate(S, { type: 'update', view, events: [], now: 1000000, seq: 2 }, Date.now()).state;
+  S = update.applyUpdate(S, { type: 'update', view, events, now: 1000000, seq: 2 }, Date.now()).state;
   store.replaceState(S);
   await window.crisp.language(lang);
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -106,8 +107,8 @@ def inside(key: str) -> list[list[Any]]:
     return [[s, False] for s in sel]
 
 
-def show(page: Page, view: dict[str, Any], lang: str) -> None:
-    assert page.evaluate(SHOW, [view, lang]) == lang
+def show(page: Page, key: str, lang: str) -> None:
+    assert page.evaluate(SHOW, [VIEWS[key], EVENTS.get(key, []), lang]) == lang
     page.wait_for_selector(".cb-table")
 
 
@@ -126,7 +127,7 @@ def test_every_phase_and_seat_count_fits_the_screen_in_every_language(table_page
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 640 if width == 360 else 844})
             for lang in LANGS:
-                show(page, VIEWS[key], lang)
+                show(page, key, lang)
                 opts = {"width": width, "inside": inside(key), "host": False, "fit": False}
                 found += [f"{key} @{width} {lang}: {p}" for p in page.evaluate(
                     "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)", opts)]
@@ -141,7 +142,7 @@ def test_axe_finds_no_violation_at_the_table(table_page: Page) -> None:
     found: list[str] = []
     for key in ("give-4", "play-4", "show-4", "hand_over-4", "game_over-4", "show_claim-2m"):
         for lang in ("en", "ar"):
-            show(page, VIEWS[key], lang)
+            show(page, key, lang)
             page.click("[data-testid=cb-skip]") if page.locator("[data-testid=cb-skip]").count() else None
             found += [f"{key} {lang}: {v['id']} {v['nodes'][:2]}" for v in axe_violations(page)]
     assert not found, "\n".join(found)
@@ -155,7 +156,7 @@ def test_screenshots_for_the_docs(table_page: Page) -> None:
     for phase in ("give", "play", "show", "game_over"):
         for n in ("2", "4"):
             for lang in LANGS:
-                show(page, VIEWS[f"{phase}-{n}"], lang)
+                show(page, f"{phase}-{n}", lang)
                 page.evaluate("() => window.scrollTo(0, 0)")
                 if phase == "show":  # the newest hand counted in full
                     page.click("[data-testid=cb-skip]")
@@ -386,3 +387,39 @@ def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> Non
     else:
         raise AssertionError(f"no hand over in 90 s (seen {sorted(seen)})")
     assert {"give", "play"} <= seen
+
+
+def test_what_just_happened_is_said_under_the_turn_line(table_page: Page) -> None:
+    """The newest event in words: a card laid with the count and what it pegged."""
+    page = table_page
+    show(page, "play-2", "en")
+    last = EVENTS["play-2"][-1]
+    line = page.inner_text("[data-testid=cb-last]")
+    assert line.strip(), "nothing said"
+    if last["kind"] == "laid":
+        assert f"count {last['count']}" in line, line
+    pegged = {"kind": "laid", "player": "p2", "card": "5H", "count": 15, "items": [
+        {"kind": "fifteen", "cards": ["TS", "5H"], "points": 2}, {"kind": "pair", "cards": ["5C", "5H"], "points": 2}]}
+    page.evaluate(SHOW, [VIEWS["play-2"], [pegged], "en"])
+    assert page.inner_text("[data-testid=cb-last]").strip() == "Ben: 5♥, count 15 — fifteen 2, and a pair is 4"
+
+
+def test_a_score_moves_the_rear_peg_past_the_front_one_animated(harness: Page) -> None:
+    """Leapfrog: the peg that stood at peg_from stays; the other one (the same
+    element) travels to the new score, with a transition, none under reduced motion."""
+    page = harness
+    view = json.loads(json.dumps(VIEWS["play-2"]))
+    me = view["players"][0]
+    page.evaluate("(v) => window.cribbage.show(v, 'en')", view)
+    front = page.locator("[data-testid=peg-0-front]").element_handle()
+    rear = page.locator("[data-testid=peg-0-rear]").element_handle()
+    assert front.get_attribute("data-hole") == str(me["score"])
+    me["peg_from"], me["score"] = me["score"], me["score"] + 5
+    page.evaluate("(v) => window.cribbage.show(v, 'en')", view)
+    # the old rear peg is the new front one, at the new score; the old front one stayed
+    assert rear.get_attribute("data-hole") == str(me["score"])
+    assert rear.get_attribute("data-testid") == "peg-0-front"
+    assert front.get_attribute("data-hole") == str(me["peg_from"])
+    assert float(rear.evaluate("(e) => parseFloat(getComputedStyle(e).transitionDuration)")) > 0
+    page.emulate_media(reduced_motion="reduce")
+    assert float(rear.evaluate("(e) => parseFloat(getComputedStyle(e).transitionDuration)")) == 0

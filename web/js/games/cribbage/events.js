@@ -19,7 +19,7 @@ export function describe(ev, ctx) {
       return { text: t('game.cribbage.ev.starter', { card: short(ev.card) }) + (pts(ev.items) ? ` ${t('game.cribbage.ev.heels')}` : ''), flash: [] };
     case EventKind.LAID: {
       const base = t('game.cribbage.ev.laid', { name, card: short(ev.card), count: ev.count });
-      return { text: pts(ev.items) ? `${base} — ${t('game.cribbage.ev.pegs', { count: pts(ev.items) })}` : base, flash: [] };
+      return { text: pts(ev.items) ? `${base} — ${sayCount(ev.items, t)}` : base, flash: [] };
     }
     case EventKind.GO:
       return { text: t('game.cribbage.ev.go', { name }), flash: [] };

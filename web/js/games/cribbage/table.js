@@ -10,7 +10,7 @@
 import { h } from '../../dom.js';
 import { ActionType as TableAction } from '../../protocol.js';
 import { t, listOf } from '../../i18n.js';
-import { nameEl, num, playerName, seatOrder, offlineStrip, hostMark, logList } from '../../render/parts.js';
+import { nameEl, num, playerName, seatOrder, offlineStrip, hostMark, logList, eventText } from '../../render/parts.js';
 import { cardName, rank, suitGlyph, isRed } from '../../cards.js';
 import { CribStatus as Status, CribAction as ActionType } from './protocol.js';
 import { cardStates, giveCount, myTurn, mustGive } from './rules.js';
@@ -38,7 +38,16 @@ function headLine(ctx) {
     h('div', { class: 'cb-hand-no' },
       t('game.cribbage.handNo', { n: v.hand_no || 1 }), ' · ',
       v.dealer === you ? t('game.cribbage.youDeal') : t('game.cribbage.deals', { name: dealer })),
-    h('div', { class: `cb-todo ${myTurn(v) || mustGive(v) ? 'mine' : ''}`, 'data-testid': 'cb-todo', role: 'status' }, todo));
+    h('div', { class: `cb-todo ${myTurn(v) || mustGive(v) ? 'mine' : ''}`, 'data-testid': 'cb-todo', role: 'status' }, todo),
+    lastLine(ctx));
+}
+
+/** What just happened (the newest line of the log: a card laid and what it pegged). */
+function lastLine(ctx) {
+  const { S } = ctx;
+  const last = S.log && S.log.length ? S.log[S.log.length - 1] : null;
+  const text = last ? eventText(S, last.ev) : '';
+  return h('div', { class: 'cb-last', 'data-testid': 'cb-last', 'aria-live': 'polite' }, text || '\u00a0');
 }
 
 /** One other player: name, partner, dealer, cards held, given, laid, go. */
