@@ -180,3 +180,32 @@ def test_the_player_not_moving_has_the_big_call_button(table_page: Page) -> None
     assert page.locator("[data-testid=end-turn]").count() == 0
     box = button.bounding_box()
     assert box is not None and box["height"] >= 48
+
+
+def test_the_call_button_sends_under_combination_after_the_moves_are_shown(table_page: Page) -> None:
+    page = table_page
+    view = {**FIXTURE["waiting"]["p1"], "options": {**FIXTURE["waiting"]["p1"]["options"], "calls": "combination"}}
+    show(page, [[view, [{"kind": "moved", "player": "p2", "from": "turned", "to": "tableau:1", "card": "6S",
+                         "version": view["version"]}]]], "en")
+    button = page.locator("[data-testid=crapette-button]")
+    assert button.is_enabled()
+    button.click()  # opens the picking: tap a card, then where it should have gone
+    assert "0 moves shown" in page.inner_text(".cr-dock")
+    page.click("[data-pile='op:crapette']")
+    page.click("[data-pile='foundation:2']")
+    assert "1 move shown" in page.inner_text(".cr-dock")
+    assert page.locator(".cr-pile.shown").count() == 2
+    page.click("[data-testid=crapette-button]")  # "Call with these moves": sent (offline here: said)
+    page.wait_for_selector("[data-testid=toast]")
+    assert page.locator(".cr-pile.shown").count() == 0
+
+
+def test_the_table_has_no_accessibility_violations(table_page: Page) -> None:
+    from tests.web.browser_kit import axe_violations
+
+    page = table_page
+    for name in ("mid", "right-call", "game-over"):
+        for lang in ("en", "ar"):
+            show(page, moments("p1")[name], lang)
+            found = [(v["id"], v["nodes"][:3]) for v in axe_violations(page)]
+            assert not found, (name, lang, found)

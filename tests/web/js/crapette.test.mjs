@@ -12,7 +12,7 @@ import { setLanguage, t } from '../../../web/js/i18n.js';
 import { loadGame } from '../../../web/js/games.js';
 import { toHTML } from '../../../web/js/dom.js';
 import {
-  sources, targets, moveMessage, callMessage, tablePile, wirePile, lastMovedVersion, sideOf,
+  sources, targets, moveMessage, callMessage, tablePile, wirePile, lastMovedVersion, sideOf, callVersion,
 } from '../../../web/js/games/crapette/moves.js';
 
 globalThis.document = { documentElement: {} };
@@ -81,6 +81,9 @@ test('the call names the last moved version seen, and the shown sequence under c
   assert.equal(version, 41);
   assert.deepEqual(callMessage(v, version), { type: 'crapette', version: 41 });
   assert.equal(callMessage(v, null), null); // no move seen yet
+  assert.equal(callVersion({ view: v, crVersion: 41 }), 41);
+  assert.equal(callVersion({ view: v, crVersion: null }), v.version); // a reload mid-turn: the view's version
+  assert.equal(callVersion({ view: { ...v, turn: { ...v.turn, moves: 0 } }, crVersion: null }), null);
   assert.equal(callMessage({ ...v, turn: { ...v.turn, can_call: false } }, 41), null);
   for (const mode of ['combination', 'strict']) {
     const cv = { ...v, options: { ...v.options, calls: mode } };

@@ -11,7 +11,7 @@ import { flip } from './drag.js';
 import { getState } from '../../store.js';
 import {
   ActionType, Calls, EventKind, GAME_ID, Status, callMessage, lastMovedVersion, moveMessage, moving,
-  sources, tablePile, targets, showsSequence,
+  sources, tablePile, targets, showsSequence, callVersion,
 } from './moves.js';
 
 if (typeof document !== 'undefined' && typeof document.querySelector === 'function'
@@ -132,7 +132,7 @@ function actions({ getState, setState, send, view }) {
       const S = getState();
       const v = view();
       if (showsSequence(v) && !S.crCalling) { setState({ crCalling: true, crShow: [], crShowFrom: null }); return; }
-      const msg = callMessage(v, S.crVersion, S.crShow);
+      const msg = callMessage(v, callVersion(S), S.crShow);
       setState({ crCalling: false, crShow: [], crShowFrom: null });
       if (msg) send(msg);
     },

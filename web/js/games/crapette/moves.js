@@ -82,6 +82,16 @@ export function lastMovedVersion(events, mover, prev) {
   return version;
 }
 
+/** The version a call names now: the last `moved` event seen this turn; after a
+ * reload mid-turn (no event seen, but the mover has moved: `turn.moves`), the
+ * view's own version, which the mover's last move produced unless something else
+ * happened since (then the server says which). */
+export function callVersion(S) {
+  const v = S && S.view;
+  if (S && typeof S.crVersion === 'number') return S.crVersion;
+  return v && v.turn && v.turn.moves > 0 && typeof v.version === 'number' ? v.version : null;
+}
+
 /** Whether the room's calls carry a `show` sequence (K6.3, K6.4). */
 export const showsSequence = (v) => {
   const mode = v && v.options && v.options.calls;

@@ -14,7 +14,7 @@ import { h } from '../../dom.js';
 import { t, text, formatNumber } from '../../i18n.js';
 import { short, cardName } from '../../cards.js';
 import { cardContent, cardClass, nameEl, playerName, offlineStrip, pending, logList } from '../../render/parts.js';
-import { moving, sides, sideOf, sources, targets, pileCards, showsSequence, tablePile, Status } from './moves.js';
+import { moving, sides, sideOf, sources, targets, pileCards, showsSequence, tablePile, callVersion, Status } from './moves.js';
 import { startDrag } from './drag.js';
 
 /** The words of a table pile ("your crapette", "foundation 3", "pile 5"). */
@@ -49,9 +49,12 @@ function pile(ctx, pileName, { cards = [], count = null, down = false, fan = fal
   const cls = ['cr-pile', fan ? 'fan' : '', src ? 'src' : '', picked ? 'picked' : '', lit ? 'target' : '',
     missed ? 'missed' : '', shown ? 'shown' : '', extraClass].filter(Boolean).join(' ');
   const top = cards.length ? cards[cards.length - 1] : null;
-  const words = [pileLabel(v, pileName)];
+  // the name starts with what the pile shows (its cards' corners; WCAG 2.5.3), then says it
+  const words = [];
   if (fan && cards.length) words.push(cards.map(short).join(' '));
-  else if (top && !down) words.push(cardName(top));
+  else if (top && !down) words.push(short(top));
+  words.push(pileLabel(v, pileName));
+  if (top && !down && !fan) words.push(cardName(top));
   if (count != null) words.push(t('game.crapette.cards', { count }));
   if (lit) words.push(t('game.crapette.putHere'));
   const n = cards.length;
@@ -68,12 +71,12 @@ function pile(ctx, pileName, { cards = [], count = null, down = false, fan = fal
     'data-n': String(n),
     'aria-disabled': tappable ? null : 'true',
     'aria-pressed': picked ? 'true' : null,
-    'aria-label': words.join(', '),
+    'aria-label': words.join(' — '),
     onclick: () => act.crTap(pileName),
     onpointerdown: src ? (e) => startDrag(e, pileName, ctx) : null,
   },
   faces.length ? faces : h('span', { class: 'card empty cr-card', 'aria-hidden': 'true' }),
-  count != null ? h('span', { class: 'cr-count', 'aria-hidden': 'true', dir: 'ltr' }, formatNumber(count)) : null);
+  count != null ? h('span', { class: 'cr-count', 'aria-hidden': 'true', dir: 'ltr', 'data-n': formatNumber(count) }) : null);
 }
 
 /** A player's row: crapette, stock, waste, and the turned card while they move. */
@@ -164,7 +167,7 @@ function dock(ctx) {
         type: 'button', class: 'btn', 'data-testid': 'end-turn', disabled: !v.legal.includes('end') || pending(ctx), onclick: act.crEnd,
       }, t('game.crapette.end')));
   }
-  const open = !!(v.turn && v.turn.can_call) && S.crVersion != null;
+  const open = !!(v.turn && v.turn.can_call) && callVersion(S) != null;
   const seq = showsSequence(v);
   return h('div', { class: 'cr-dock' },
     said,
