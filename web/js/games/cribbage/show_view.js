@@ -30,7 +30,7 @@ const entryTitle = (v, e) => (e.whose === CRIB
 function entryView(ctx, e, i, { live }) {
   const { S, act } = ctx;
   const v = S.view;
-  const key = `${v.hand_no}:${i}`;
+  const key = `${v.hand_no}:${i}:${e.cards.join('')}`; // a new game's hand 1 is another key
   const counted = e.items != null;
   const step = live && counted ? stepOf(key, ctx.local || Date.now(), (S.cribSkip || []).includes(key)) : Infinity;
   const items = e.items || [];

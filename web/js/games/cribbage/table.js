@@ -45,6 +45,8 @@ function headLine(ctx) {
 /** What just happened (the newest line of the log: a card laid and what it pegged). */
 function lastLine(ctx) {
   const { S } = ctx;
+  const v = S.view;
+  if (v.status === Status.HAND_OVER || v.status === Status.GAME_OVER) return null; // the line above says it
   const last = S.log && S.log.length ? S.log[S.log.length - 1] : null;
   const text = last ? eventText(S, last.ev) : '';
   return h('div', { class: 'cb-last', 'data-testid': 'cb-last', 'aria-live': 'polite' }, text || '\u00a0');
