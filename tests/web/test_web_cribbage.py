@@ -423,3 +423,15 @@ def test_a_score_moves_the_rear_peg_past_the_front_one_animated(harness: Page) -
     assert float(rear.evaluate("(e) => parseFloat(getComputedStyle(e).transitionDuration)")) > 0
     page.emulate_media(reduced_motion="reduce")
     assert float(rear.evaluate("(e) => parseFloat(getComputedStyle(e).transitionDuration)")) == 0
+
+
+def test_the_time_left_is_shown_under_turn_seconds(harness: Page) -> None:
+    page = harness
+    view = json.loads(json.dumps(VIEWS["give-2"]))
+    view["options"]["turn_seconds"] = 30
+    view["give_deadline"] = page.evaluate("() => Date.now()") + 20_500
+    page.evaluate("(v) => window.cribbage.show(v, 'en')", view)
+    text = page.inner_text("[data-testid=cb-clock]")
+    assert re.search(r"(19|20|21) seconds", text), text
+    put(page, "give-2")
+    assert page.locator("[data-testid=cb-clock]").count() == 0

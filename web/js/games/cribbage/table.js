@@ -39,7 +39,19 @@ function headLine(ctx) {
       t('game.cribbage.handNo', { n: v.hand_no || 1 }), ' · ',
       v.dealer === you ? t('game.cribbage.youDeal') : t('game.cribbage.deals', { name: dealer })),
     h('div', { class: `cb-todo ${myTurn(v) || mustGive(v) ? 'mine' : ''}`, 'data-testid': 'cb-todo', role: 'status' }, todo),
+    clock(ctx),
     lastLine(ctx));
+}
+
+/** The time left to give, to lay (option turn_seconds, C8.3) or to claim (C8.1). */
+function clock(ctx) {
+  const v = ctx.S.view;
+  const deadline = v.status === Status.GIVE ? v.give_deadline
+    : (v.status === Status.PLAY && v.turn ? v.turn.deadline
+      : (v.claim ? (v.claim.muggins_until || v.claim.deadline) : null));
+  if (!deadline) return null;
+  const left = Math.max(0, Math.ceil((deadline - ctx.now) / 1000));
+  return h('div', { class: 'cb-clock', 'data-testid': 'cb-clock' }, '⏱ ', t('opt.secondsValue', { count: left }));
 }
 
 /** What just happened (the newest line of the log: a card laid and what it pegged). */
