@@ -12,10 +12,9 @@ from .bots import BOTS
 from .cards import DECK, check_deck
 from .errors import bad, illegal, not_your_turn, unknown_player, wrong_phase
 from .options import CHOICES, SHOW_MS, Options, scaled
-from .seat_view import seat_view
 from .state import State
 from .turns import legal, may_call_muggins, to_act
-from .view import cards_of, hidden_from, seat_or_none, turn_deadline, view
+from .view import cards_of, hidden_from, seat_or_none, seat_view, turn_deadline, view
 from .vocabulary import BotLevel, Status
 
 TIMEOUT_LEVEL = BotLevel.NORMAL  # C8.3: on a time-out the computer decides for the seat

@@ -9,6 +9,7 @@ from typing import Any
 from .options import scaled
 from .play import playable
 from .state import CRIB, State
+from .turns import legal
 from .vocabulary import Status
 
 
@@ -99,3 +100,14 @@ def hidden_from(state: State, seat: int | None) -> frozenset[str]:
         mine = set(state.gave[seat]) if seat is not None else set()
         out.update(c for c in state.crib if c not in mine)
     return frozenset(out)
+
+
+def seat_view(state: State, player: str | None, now: int) -> dict[str, Any]:
+    """The view as a seat receives it from the table: the game's view with the
+    shared fields a bot reads (`you`, `legal`; `players[]` already carry `id` and
+    `seat`). The table merges these itself; this is for the game's own use
+    (time-outs played by the computer, C8.3), simulations and tests."""
+    out = view(state, player)
+    out["you"] = player
+    out["legal"] = legal(state, seat_or_none(state, player), now)
+    return out

@@ -11,8 +11,8 @@ from typing import Any
 from crisp.games.api import Ctx, Event, Setup
 from crisp.games.cribbage import GAME
 from crisp.games.cribbage.cards import DECK
-from crisp.games.cribbage.seat_view import seat_view
 from crisp.games.cribbage.state import State
+from crisp.games.cribbage.view import seat_view
 
 PLAYERS = ("p1", "p2", "p3", "p4")
 
