@@ -82,7 +82,8 @@ OUTSIDE = """() => {
 
 
 def fixture_views() -> list[str]:
-    return [f"{phase}-{n}" for phase in PHASES for n in ("2", "3", "4")] + ["show_claim-2m", "hand_over-2m"]
+    return [f"{phase}-{n}" for phase in PHASES for n in ("2", "3", "4")] + [
+        "show_claim-2m", "hand_over-2m", "cut-2", "cut-4"]
 
 
 def inside(key: str) -> list[list[Any]]:
@@ -98,7 +99,7 @@ def inside(key: str) -> list[list[Any]]:
         sel += ["[data-testid=cb-count]", "[data-testid=cb-series]"]
     if status == "show":
         sel.append("[data-testid=cb-show]")
-    if status == "hand_over":
+    if status == "hand_over" and v["hand_no"]:
         sel += ["[data-testid=cb-summary]", "[data-testid=cb-coach]"]
     if status == "game_over":
         sel += ["[data-testid=cb-game-over]", "[data-testid=cb-match]", "[data-testid=cb-game-points]"]
@@ -435,3 +436,11 @@ def test_the_time_left_is_shown_under_turn_seconds(harness: Page) -> None:
     assert re.search(r"(19|20|21) seconds", text), text
     put(page, "give-2")
     assert page.locator("[data-testid=cb-clock]").count() == 0
+
+
+def test_the_cut_for_the_first_deal_is_said(table_page: Page) -> None:
+    page = table_page
+    show(page, "cut-2", "en")
+    assert "Cutting for the first deal" in page.inner_text("[data-testid=cb-todo]")
+    line = page.inner_text("[data-testid=cb-last]")
+    assert line.startswith("The cut: ") and "First deal:" in line, line

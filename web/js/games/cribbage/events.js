@@ -5,12 +5,20 @@ import { short } from '../../cards.js';
 import { CribEvent as EventKind, CRIB } from './protocol.js';
 import { sayCount } from './words.js';
 
-export const PUBLIC_FIELDS = ['card', 'count', 'items', 'dealer', 'hand_no', 'points', 'whose', 'scores', 'winners', 'game_points'];
+export const PUBLIC_FIELDS = ['cuts', 'card', 'count', 'items', 'dealer', 'hand_no', 'points', 'whose', 'scores', 'winners', 'game_points'];
 
 export function describe(ev, ctx) {
   const name = ev.player ? ctx.name(ev.player) : '';
   const pts = (items) => (items || []).reduce((a, i) => a + i.points, 0);
   switch (ev.kind) {
+    case EventKind.CUT:
+      return {
+        text: t('game.cribbage.ev.cut', {
+          names: Object.entries(ev.cuts || {}).map(([id, card]) => `${ctx.name(id)} ${short(card)}`).join(t('game.cribbage.say.comma')),
+          name: ctx.name(ev.dealer),
+        }),
+        flash: [],
+      };
     case EventKind.HAND_STARTED:
       return { text: t('game.cribbage.ev.hand', { n: ev.hand_no, name: ctx.name(ev.dealer) }), flash: [] };
     case EventKind.GAVE:

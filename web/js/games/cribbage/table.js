@@ -32,6 +32,7 @@ function headLine(ctx) {
     if (myTurn(v)) todo = (v.playable || []).length ? t('game.cribbage.todo.lay') : t('game.cribbage.todo.go');
     else todo = v.turn ? t('game.cribbage.todo.turnOf', { name: whoName(v, v.turn.player) }) : '';
   } else if (v.status === Status.SHOW) todo = t('game.cribbage.todo.show');
+  else if (v.status === Status.HAND_OVER && !v.hand_no) todo = t('game.cribbage.todo.cut');
   else if (v.status === Status.HAND_OVER) todo = t('game.cribbage.todo.handOver');
   else if (v.status === Status.GAME_OVER) todo = t('game.cribbage.todo.gameOver');
   return h('div', { class: 'cb-head', 'data-testid': 'cb-head' },
@@ -58,7 +59,7 @@ function clock(ctx) {
 function lastLine(ctx) {
   const { S } = ctx;
   const v = S.view;
-  if (v.status === Status.HAND_OVER || v.status === Status.GAME_OVER) return null; // the line above says it
+  if ((v.status === Status.HAND_OVER && v.hand_no) || v.status === Status.GAME_OVER) return null; // the line above says it
   const last = S.log && S.log.length ? S.log[S.log.length - 1] : null;
   const text = last ? eventText(S, last.ev) : '';
   return h('div', { class: 'cb-last', 'data-testid': 'cb-last', 'aria-live': 'polite' }, text || '\u00a0');
