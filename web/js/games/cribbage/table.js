@@ -14,7 +14,7 @@ import { nameEl, num, playerName, seatOrder, offlineStrip, hostMark, logList, ev
 import { cardName, rank, suitGlyph, isRed } from '../../cards.js';
 import { CribStatus as Status, CribAction as ActionType } from './protocol.js';
 import { cardStates, giveCount, myTurn, mustGive } from './rules.js';
-import { board } from './board_view.js';
+import { board, sides } from './board_view.js';
 import { chip, whoName, partnerOf, sideOf } from './parts.js';
 import { showArea, summary, coachPanel, claimPanel } from './show_view.js';
 
@@ -179,10 +179,10 @@ function gameOver(ctx) {
       gp.skunk !== 'none' ? [' — ', h('b', null, t(`game.cribbage.skunk.${gp.skunk}`))] : null) : null,
     h('table', { class: 'cb-match', 'data-testid': 'cb-match' },
       h('caption', null, t('game.cribbage.match')),
-      h('tbody', null, seatOrder(v).map((p) => h('tr', { key: p.id, class: p.id === v.you ? 'you' : '' },
-        h('th', { scope: 'row' }, nameEl(playerName(p))),
-        h('td', null, num(p.score)),
-        h('td', null, t('game.cribbage.matchWins', { count: (v.match || {})[p.id] || 0 })))))),
+      h('tbody', null, sides(v).map((s) => h('tr', { key: s.side, class: s.players.some((p) => p.id === v.you) ? 'you' : '' },
+        h('th', { scope: 'row' }, s.players.map((p, i) => [i ? ' & ' : null, nameEl(playerName(p))])),
+        h('td', null, num(s.score)),
+        h('td', null, t('game.cribbage.matchWins', { count: Math.max(...s.players.map((p) => (v.match || {})[p.id] || 0)) })))))),
     v.legal.includes(TableAction.REMATCH) ? h('div', { class: 'cb-actions' },
       h('button', { type: 'button', class: 'btn primary', 'data-testid': 'rematch', onclick: act.rematch }, t('game.cribbage.rematch'))) : null);
 }
