@@ -209,3 +209,33 @@ def test_the_table_has_no_accessibility_violations(table_page: Page) -> None:
             show(page, moments("p1")[name], lang)
             found = [(v["id"], v["nodes"][:3]) for v in axe_violations(page)]
             assert not found, (name, lang, found)
+
+
+# The update of a move as routing.js applies it: the state, then the game's
+# `animate` for each `motion` effect; the animations running on the table after.
+MOVE = """async ([view, events]) => {
+  const base = new URL('.', document.querySelector('script[type=module][src*="app.js"]').src).href;
+  const store = await import(base + 'store.js');
+  const games = await import(base + 'games.js');
+  const update = await import(base + 'update.js');
+  const game = await games.loadGame('crapette');
+  const now = view.turn && view.turn.deadline ? view.turn.deadline - 21000 : 1000000;
+  const { state, effects } = update.applyUpdate(store.getState(), { type: 'update', view, events, now, seq: 3 }, Date.now());
+  store.replaceState(state);
+  for (const e of effects) if (e.type === 'motion') game.animate(e.ev, view.you, e.delay);
+  await new Promise((r) => setTimeout(r, 120));
+  return document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.closest
+    && a.effect.target.closest('.cr-table')).map((a) => a.effect.target.closest('[data-pile]').dataset.pile);
+}"""
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_a_moved_card_slides_from_where_it_was_unless_motion_is_reduced(table_page: Page, reduced: bool) -> None:
+    page = table_page
+    if reduced:
+        page.emulate_media(reduced_motion="reduce")
+    pair = FIXTURE["move_pair"]
+    show(page, [[pair["before"], []]], "en")
+    moving = page.evaluate(MOVE, [pair["after"], pair["events"]])
+    to = next(e["to"] for e in pair["events"] if e["kind"] == "moved")
+    assert moving == ([] if reduced else [to])
