@@ -173,7 +173,7 @@ function gameOver(ctx) {
   const winners = gp ? gp.winner_side : v.winners;
   const youWon = winners.includes(v.you);
   return h('section', { class: 'cb-over', 'data-testid': 'cb-game-over' },
-    h('h2', null, youWon ? t('game.cribbage.youWin') : t('game.cribbage.wins', { names: listOf(winners.map((id) => whoName(v, id))) })),
+    h('h2', null, youWon ? t(v.players.length === 4 ? 'game.cribbage.yourTeamWins' : 'game.cribbage.youWin') : t('game.cribbage.wins', { names: listOf(winners.map((id) => whoName(v, id))) })),
     gp ? h('p', { class: 'cb-gp', 'data-testid': 'cb-game-points' },
       t('game.cribbage.gamePoints', { count: gp.points }),
       gp.skunk !== 'none' ? [' — ', h('b', null, t(`game.cribbage.skunk.${gp.skunk}`))] : null) : null,
