@@ -239,3 +239,16 @@ def test_a_moved_card_slides_from_where_it_was_unless_motion_is_reduced(table_pa
     moving = page.evaluate(MOVE, [pair["after"], pair["events"]])
     to = next(e["to"] for e in pair["events"] if e["kind"] == "moved")
     assert moving == ([] if reduced else [to])
+
+
+def test_a_watcher_sees_the_table_from_seat_0_with_the_watch_bar(table_page: Page) -> None:
+    page = table_page
+    for name in ("mid", "game-over"):
+        view = {**moments("p1")[name][-1][0], "you": "w1", "watching": True, "legal": [], "moves": []}
+        view["turn"] = {**view["turn"], "can_call": False} if view.get("turn") else None
+        show(page, [[view, []]], "en")
+        assert page.locator("[data-testid=stop-watching]").is_visible()
+        assert page.locator("[data-testid=crapette-button], [data-testid=end-turn], .cr-pile.src").count() == 0
+        assert "Ana" in page.inner_text("[data-testid=seat-me]")
+        inside = [[sel, True] for sel in [*PILES, "[data-testid=stop-watching]"]]
+        assert not problems(page, inside), problems(page, inside)

@@ -16,6 +16,7 @@ import { short, cardName } from '../../cards.js';
 import { cardContent, cardClass, nameEl, playerName, offlineStrip, pending, logList } from '../../render/parts.js';
 import { moving, sides, sideOf, sources, targets, pileCards, showsSequence, tablePile, callVersion, Status } from './moves.js';
 import { startDrag } from './drag.js';
+import { watchBar } from '../../render/watch.js';
 
 /** The words of a table pile ("your crapette", "foundation 3", "pile 5"). */
 export function pileLabel(v, pile) {
@@ -156,7 +157,8 @@ function callLine(ctx) {
 function dock(ctx) {
   const { S, act } = ctx;
   const v = S.view;
-  if (v.status !== Status.PLAYING || v.watching) return null;
+  if (v.watching) return watchBar(ctx); // R18.1: nobody's seat, nothing to tap
+  if (v.status !== Status.PLAYING) return null;
   // an error (a refused move, no connection) in the hint's place: the table shows no toasts
   const toast = (S.toasts || []).filter((x) => x.until > (ctx.local || 0)).pop();
   const said = toast ? h('p', { class: 'cr-hint cr-toast', role: 'alert', 'data-testid': 'toast' }, text(toast.msg)) : null;
