@@ -252,3 +252,18 @@ def test_a_watcher_sees_the_table_from_seat_0_with_the_watch_bar(table_page: Pag
         assert "Ana" in page.inner_text("[data-testid=seat-me]")
         inside = [[sel, True] for sel in [*PILES, "[data-testid=stop-watching]"]]
         assert not problems(page, inside), problems(page, inside)
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 412, "height": 915}])
+def test_wider_phones_fit_too(table_page: Page, size: dict[str, int]) -> None:
+    page = table_page
+    page.set_viewport_size(size)
+    found: list[str] = []
+    for you in ("p1", "p2"):
+        for name in ("mid", "right-call"):
+            for lang in ("en", "ar", "pl"):
+                show(page, moments(you)[name], lang)
+                found += [f"{name} {you} {lang}: {p}" for p in page.evaluate(
+                    "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
+                    {"width": size["width"], "inside": INSIDE, "host": False, "fit": False})]
+    assert not found, "\n".join(found)
