@@ -26,7 +26,7 @@ def _own_up(moves: list[Move]) -> list[Move]:
                   key=lambda m: (m[0] != CRAPETTE, m[0] != TURNED))  # fmt: skip
 
 
-def _loads(m: Move, board: Board | None = None) -> bool:
+def loads_for_good(m: Move, board: Board | None = None) -> bool:
     """A move that loads the opponent. With `board`: not a tableau card onto their
     crapette that they could play straight back to the tableau (a card leaving a
     crapette counts as progress, K5.2, so that cycle would never block)."""
@@ -55,9 +55,9 @@ def normal(board: Board, moves: list[Move]) -> Move | None:
         return theirs[0]
     crapette = [m for m in moves if m[0] == CRAPETTE]
     if crapette:
-        return max(crapette, key=lambda m: (_onto_pile(board, m), _loads(m)))
+        return max(crapette, key=lambda m: (_onto_pile(board, m), loads_for_good(m)))
     for m in moves:
-        if _loads(m, board) and (m[0] == TURNED or TABLEAU <= m[0] < FOUNDATION):
+        if loads_for_good(m, board) and (m[0] == TURNED or TABLEAU <= m[0] < FOUNDATION):
             return m
     for m in moves:
         if TABLEAU <= m[0] < FOUNDATION and _onto_pile(board, m) and _opens(board, m):
@@ -90,11 +90,11 @@ def easy(board: Board, moves: list[Move], rng: Rng) -> Move | None:
         if m[0] == CRAPETTE:
             return m
     for m in moves:
-        if m[0] == TURNED and (_onto_pile(board, m) or _loads(m)):
+        if m[0] == TURNED and (_onto_pile(board, m) or loads_for_good(m)):
             return m
     if rng.random() < 0.5:
         for m in moves:
-            if _loads(m, board):
+            if loads_for_good(m, board):
                 return m
     return None
 

@@ -17,6 +17,7 @@ from ..faults import faulty
 from ..moves import legal_moves, obliged
 from ..play import apply_move
 from ..vocabulary import Calls
+from .plans import loads_for_good
 
 DEPTH = 4
 BUDGET = 500
@@ -46,7 +47,11 @@ def score(board: Board, me: int) -> float:
 
 
 def _pointless(board: Board, m: Move) -> bool:
-    """A lone tableau card moved to an empty pile changes nothing."""
+    """A lone tableau card moved to an empty pile changes nothing; a tableau card
+    loaded on the opponent's crapette that could come straight back would feed the
+    cycle K5.2 never blocks (plans.loads_for_good)."""
+    if TABLEAU <= m[0] < FOUNDATION and m[1] == OPP_CRAPETTE:
+        return not loads_for_good(m, board)
     return (TABLEAU <= m[0] < FOUNDATION and TABLEAU <= m[1] < FOUNDATION
             and len(board.tableau[m[0] - TABLEAU]) == 1
             and not board.tableau[m[1] - TABLEAU])  # fmt: skip

@@ -24,6 +24,7 @@ from ...api import Ctx, Setup
 from ..game import GAME
 from ..vocabulary import ActionType, BotLevel, Calls
 
+MAX_MESSAGES = 20_000  # a game still going then is counted a draw ("stuck")
 PAIRINGS = ((BotLevel.NORMAL, BotLevel.EASY), (BotLevel.HARD, BotLevel.NORMAL),
             (BotLevel.HARD, BotLevel.EASY))  # fmt: skip
 
@@ -58,7 +59,7 @@ def play(levels: tuple[str, str], seed: int, calls: Calls,
 
     follow()
     now = 0
-    while GAME.outcome(state) is None:
+    while GAME.outcome(state) is None and now < MAX_MESSAGES:
         acting = list(GAME.to_act(state, now))
         rng.shuffle(acting)
         for p in acting:
@@ -82,6 +83,8 @@ def play(levels: tuple[str, str], seed: int, calls: Calls,
             break
         now += 1
     won: int | None = state.winner
+    if GAME.outcome(state) is None:
+        tallies["stuck"].moves += 1
     return won
 
 
