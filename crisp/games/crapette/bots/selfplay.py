@@ -114,8 +114,9 @@ def match(a: str, b: str, games: int, calls: Calls) -> dict[str, Any]:
     out: dict[str, Any] = {"pairing": f"{a}-{b}", "calls": calls, "games": games,
                            "wins": wins, "draws": draws, "share": wins / games,
                            "ci95": [round(low, 3), round(high, 3)], "levels": {}}
+    out["stuck"] = tallies.pop("stuck", Tally()).moves
     for level, t in tallies.items():
-        times = sorted(t.times)
+        times = sorted(t.times) or [0.0]
         out["levels"][level] = {
             "moves": t.moves, "fault_share": round(t.faults / max(t.moves, 1), 4),
             "calls": t.calls, "right": t.right, "decisions": len(times),
