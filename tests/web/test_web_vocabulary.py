@@ -5,6 +5,12 @@
   kind, status, source, slot, computer level, error code or close code of the
   server's vocabulary, nor one of the client's own codes; they import protocol.js's
   frozen tables instead;
+- per game (issue 35, as tests/test_vocabulary.py on the Python side): the shell
+  and Crisp's module (web/js/games/crisp) are held to Crisp's wire names above
+  (web/js/protocol.js, games/crisp/protocol.js); any other game's module
+  web/js/games/<id>/ is held to its own words only, each written once in its
+  games/<id>/protocol.js (its statuses, actions, event kinds, pile names...), a
+  word where a field name stands (an object's key, a subscript) being a field;
 - those tables are the server's: each has the names and values of the Python enum
   of the same name (crisp/engine/vocabulary.py, crisp/engine/errors.py,
   crisp/server/wire/vocabulary.py), the client knows every event kind, status and
@@ -21,6 +27,7 @@ import json
 import re
 from collections.abc import Iterator
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -59,12 +66,19 @@ CLIENT_ONLY = ("ClientError", "ClientEvent")
 # Strings that are the page's own names even where they spell a wire name: a CSS
 # class (`{class: 'lobby'}`), a test id, the argument of scrollIntoView.
 PAGE_NAME_KEYS = {"class", "data-testid", "block"}
+# Keys whose string values are the page's names in a game's module: a pile's CSS
+# class and test id.
+GAME_PAGE_NAME_KEYS = {"extraClass", "testid"}
 # Module-level declarations whose strings are not wire names, and why.
 NOT_WIRE_DECLS = {
+    ("games/crapette/moves.js", "TABLE_PILE"): "the table's own pile names, from the viewer's "
+                                               "side (`me:crapette`, `op:waste`)",
     ("events.js", "PUBLIC_FIELDS"): "an event's field names (`options`)",
     ("games/crisp/events.js", "PUBLIC_FIELDS"): "an event's field names (`discarded`, `timeout`)",
     ("games/crisp/actions.js", "BUTTON_FOR_KEY"): "test ids of the buttons keys click (`stock`)",
     ("games/crisp/help.js", "SECTIONS"): "the sections of How to play (i18n keys `help.<id>.*`)",
+    ("games/crapette/help.js", "SECTIONS"): "the sections of How to play (i18n keys)",
+    ("games/cribbage/help.js", "SECTIONS"): "the sections of How to play (i18n keys)",
 }
 
 
@@ -93,9 +107,64 @@ def wire_names() -> dict[str | int, str]:
     return names
 
 
-def is_page_name(lit: Literal) -> bool:
-    module = lit.path.relative_to(WEB_JS).as_posix()
-    return lit.key in PAGE_NAME_KEYS or (module, lit.decl) in NOT_WIRE_DECLS
+def is_page_name(lit: Literal, game: bool = False) -> bool:
+    module = lit.path.relative_to(WEB_JS).as_posix() if lit.path.is_relative_to(WEB_JS) else ""
+    keys = PAGE_NAME_KEYS | GAME_PAGE_NAME_KEYS if game else PAGE_NAME_KEYS
+    return lit.key in keys or (module, lit.decl) in NOT_WIRE_DECLS
+
+
+GAMES_JS = WEB_JS / "games"
+CRISP_JS = GAMES_JS / "crisp"  # Crisp's module: Crisp's words are the shell's (above)
+
+
+def game_modules() -> dict[Path, Path]:
+    """Each game's module folder but Crisp's -> its protocol.js (its words)."""
+    return {d: d / "protocol.js" for d in sorted(GAMES_JS.iterdir())
+            if d.is_dir() and d != CRISP_JS}
+
+
+def game_wire_names(protocol: Path) -> dict[str | int, str]:
+    """A game's words: every string its protocol.js writes -> that module."""
+    rel = protocol.relative_to(ROOT).as_posix()
+    return {lit.value: rel for lit in literals(protocol) if isinstance(lit.value, str)}
+
+
+def field_positions(path: Path) -> set[tuple[int, str]]:
+    """(line, string) of the strings standing where a field name stands: an object's
+    key (`{'left': 1}`), a subscript (`p['left']`)."""
+    toks = tokens(path.read_text(encoding="utf-8"))
+    found = set()
+    for n, tok in enumerate(toks):
+        if tok.kind != "str" or not isinstance(tok.value, str):
+            continue
+        before = toks[n - 1] if n else None
+        after = toks[n + 1] if n + 1 < len(toks) else None
+        key = (after is not None and after.kind == "punct" and after.value == ":"
+               and before is not None and before.value in ("{", ","))
+        subscript = (before is not None and before.value == "[" and n >= 2
+                     and (toks[n - 2].kind == "ident" or toks[n - 2].value in (")", "]"))
+                     and after is not None and after.value == "]")
+        if key or subscript:
+            found.add((tok.line, tok.value))
+    return found
+
+
+def written_names(path: Path, names: dict[str | int, str], game: bool = False,
+                  excused: set[tuple[str, str | None]] | None = None) -> list[str]:
+    """The wire names of `names` written in the module at `path` (a game's module:
+    but where a field name stands)."""
+    fields = field_positions(path) if game else set()
+    out = []
+    for lit in literals(path):
+        if lit.value not in names or (lit.line, lit.value) in fields:
+            continue
+        if is_page_name(lit, game):
+            if excused is not None:
+                excused.add((lit.path.relative_to(WEB_JS).as_posix(), lit.decl))
+        else:
+            where = lit.where() if path.is_relative_to(ROOT) else f"{path.name}:{lit.line}"
+            out.append(f"{where}: {lit.value!r} ({names[lit.value]})")
+    return out
 
 
 def test_protocol_js_is_the_only_module_that_writes_a_wire_name() -> None:
@@ -106,23 +175,39 @@ def test_protocol_js_is_the_only_module_that_writes_a_wire_name() -> None:
     written: list[str] = []
     excused: set[tuple[str, str | None]] = set()
     vocabulary = vocabulary_files()
+    games = game_modules()
     for path in files:
-        if path in vocabulary:
+        if path in vocabulary or any(path.is_relative_to(g) for g in games):
             continue
-        for lit in literals(path):
-            if lit.value not in names:
-                continue
-            if is_page_name(lit):
-                excused.add((lit.path.relative_to(WEB_JS).as_posix(), lit.decl))
-            else:
-                written.append(f"{lit.where()}: {lit.value!r} (protocol.js {names[lit.value]})")
+        written += written_names(path, names, excused=excused)
     assert written == [], "import these from web/js/protocol.js:\n" + "\n".join(written)
+    for folder, protocol in games.items():
+        assert protocol in vocabulary, f"{folder.name}: no games/{folder.name}/protocol.js"
+        own = game_wire_names(protocol)
+        assert own, protocol
+        written = [w for path in sorted(folder.rglob("*.js")) if path != protocol
+                   for w in written_names(path, own, game=True, excused=excused)]
+        assert written == [], (f"import these from web/js/games/{folder.name}/protocol.js:\n"
+                               + "\n".join(written))
     # every declaration excused still holds such a name (the list has no stale line)
     assert set(NOT_WIRE_DECLS) <= excused, set(NOT_WIRE_DECLS) - excused
     # and the vocabulary modules write every name the client knows of
     own = {lit.value for path in vocabulary for lit in literals(path)}
     known = {v for table in protocol_tables() for v in protocol_table(table).values()}
     assert known <= own and len(known) > 90
+
+
+def test_a_game_module_writing_its_own_word_is_caught(tmp_path: Path) -> None:
+    """What the per-game sweep holds against: a Crapette module writing an event kind
+    inline; the same word as a field name is a field."""
+    own = game_wire_names(GAMES_JS / "crapette" / "protocol.js")
+    assert "crapette_top" in own and "lobby" in own
+    late = tmp_path / "late.js"
+    late.write_text("export const top = (ev) => ev.kind === 'crapette_top';\n"
+                    "export const f = (ev) => ({ 'crapette_top': ev['crapette_top'] });\n",
+                    encoding="utf-8")
+    found = written_names(late, own, game=True)
+    assert len(found) == 1 and "late.js:1: 'crapette_top'" in found[0], found
 
 
 def test_the_scanner_tells_a_literal_from_the_rest() -> None:

@@ -9,6 +9,7 @@ import { table, moveWords } from './table.js';
 import { help } from './help.js';
 import { flip } from './drag.js';
 import { getState } from '../../store.js';
+import { CrapWhy } from './protocol.js';
 import {
   ActionType, Calls, EventKind, GAME_ID, Status, callMessage, lastMovedVersion, moveMessage, moving,
   sources, tablePile, targets, showsSequence, callVersion,
@@ -19,7 +20,7 @@ if (typeof document !== 'undefined' && typeof document.querySelector === 'functi
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = new URL('../../../css/crapette.css', import.meta.url).href;
-  link.dataset.gameCss = 'crapette';
+  link.dataset.gameCss = GAME_ID;
   // the module is ready once its stylesheet is (no unstyled table first), or after 3 s
   const loaded = new Promise((resolve) => { link.onload = resolve; link.onerror = resolve; setTimeout(resolve, 3000); });
   document.head.appendChild(link);
@@ -155,7 +156,7 @@ function describe(ev, ctx) {
     case EventKind.CALLED:
       return { text: t(ev.right ? 'game.crapette.ev.callRight' : 'game.crapette.ev.callWrong', { name }), flash: [] };
     case EventKind.ENDED:
-      return { text: t(`game.crapette.ev.ended.${ev.why || 'end'}`, { name }), flash: [] };
+      return { text: t(`game.crapette.ev.ended.${ev.why || CrapWhy.END}`, { name }), flash: [] };
     case EventKind.GAME_OVER:
       return { text: (ev.winners || []).length ? t('game.winner', { name: ctx.name(ev.winners[0]) }) : t('game.crapette.blocked'), flash: [] };
     default:

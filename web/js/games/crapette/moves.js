@@ -6,14 +6,17 @@
 // the screen whoever moves. Only the view's `moves` say what may move where:
 // the client knows no rule of its own.
 
-export const GAME_ID = 'crapette';
-export const Status = Object.freeze({ LOBBY: 'lobby', PLAYING: 'playing', GAME_OVER: 'game_over' });
-export const ActionType = Object.freeze({ MOVE: 'move', END: 'end', CRAPETTE: 'crapette' });
-export const EventKind = Object.freeze({
-  TURNED: 'turned', MOVED: 'moved', CRAPETTE_TOP: 'crapette_top', RESTOCKED: 'restocked',
-  ENDED: 'ended', CALLED: 'called', GAME_OVER: 'game_over',
-});
-export const Calls = Object.freeze({ OFF: 'off', OBVIOUS: 'obvious', COMBINATION: 'combination', STRICT: 'strict' });
+import { CrapAction, CrapCalls, CrapEvent, CrapPile, CrapStatus, GAME_ID } from './protocol.js';
+
+// The table's own pile names, from the viewer's side (`me:crapette`, `op:waste`;
+// the middle's are the wire's, `tableau:i`, `foundation:i`).
+const TABLE_PILE = Object.freeze({ CRAPETTE: 'crapette', TURNED: 'turned', WASTE: 'waste' });
+
+export { GAME_ID };
+export const Status = CrapStatus;
+export const ActionType = CrapAction;
+export const EventKind = CrapEvent;
+export const Calls = CrapCalls;
 
 /** Whether the viewer is the player moving now. */
 export const moving = (v) => !!(v && v.turn && v.turn.player === v.you);
@@ -32,7 +35,10 @@ export function sides(v) {
   return { me, op };
 }
 
-const RELATIVE = { crapette: 'crapette', turned: 'turned', opponent_crapette: 'crapette', opponent_waste: 'waste' };
+const RELATIVE = {
+  [CrapPile.CRAPETTE]: TABLE_PILE.CRAPETTE, [CrapPile.TURNED]: TABLE_PILE.TURNED,
+  [CrapPile.OPPONENT_CRAPETTE]: TABLE_PILE.CRAPETTE, [CrapPile.OPPONENT_WASTE]: TABLE_PILE.WASTE,
+};
 
 /** A wire pile name, said by a move of `mover`, as the table's name. */
 export function tablePile(v, wire, mover) {
@@ -48,8 +54,8 @@ export function wirePile(v, pile, mover) {
   if (pile.startsWith('tableau:') || pile.startsWith('foundation:')) return pile;
   const [side, name] = pile.split(':');
   const own = side === sideOf(v, mover);
-  if (own) return name === 'crapette' || name === 'turned' ? name : null;
-  return name === 'crapette' || name === 'waste' ? `opponent_${name}` : null;
+  if (own) return name === TABLE_PILE.CRAPETTE ? CrapPile.CRAPETTE : name === TABLE_PILE.TURNED ? CrapPile.TURNED : null;
+  return name === TABLE_PILE.CRAPETTE ? CrapPile.OPPONENT_CRAPETTE : name === TABLE_PILE.WASTE ? CrapPile.OPPONENT_WASTE : null;
 }
 
 /** The table's piles a card may be taken from now (the `from` of the view's moves). */
@@ -115,11 +121,11 @@ export function callMessage(v, version, picked = []) {
  * count, the top alone. */
 export function pileCards(v, pile) {
   const [kind, rest] = pile.split(':');
-  if (kind === 'tableau') return v.tableau[Number(rest)] || [];
-  if (kind === 'foundation') return v.foundations[Number(rest)] ? [v.foundations[Number(rest)]] : [];
+  if (kind === CrapPile.TABLEAU) return v.tableau[Number(rest)] || [];
+  if (kind === CrapPile.FOUNDATION) return v.foundations[Number(rest)] ? [v.foundations[Number(rest)]] : [];
   const p = sides(v)[kind];
   if (!p) return [];
-  if (rest === 'turned') return v.turn && v.turn.turned && sideOf(v, v.turn.player) === kind ? [v.turn.turned] : [];
+  if (rest === TABLE_PILE.TURNED) return v.turn && v.turn.turned && sideOf(v, v.turn.player) === kind ? [v.turn.turned] : [];
   const pl = p[rest];
   return pl && pl.top ? [pl.top] : [];
 }

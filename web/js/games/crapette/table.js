@@ -16,13 +16,14 @@ import { short, cardName } from '../../cards.js';
 import { cardContent, cardClass, nameEl, playerName, offlineStrip, pending, logList } from '../../render/parts.js';
 import { moving, sides, sideOf, sources, targets, pileCards, showsSequence, tablePile, callVersion, Status } from './moves.js';
 import { startDrag } from './drag.js';
+import { CrapAction, CrapPile, GAME_ID } from './protocol.js';
 import { watchBar } from '../../render/watch.js';
 
 /** The words of a table pile ("your crapette", "foundation 3", "pile 5"). */
 export function pileLabel(v, pile) {
   const [kind, rest] = pile.split(':');
-  if (kind === 'tableau') return t('game.crapette.pile.tableau', { n: Number(rest) + 1 });
-  if (kind === 'foundation') return t('game.crapette.pile.foundation', { n: Number(rest) + 1 });
+  if (kind === CrapPile.TABLEAU) return t('game.crapette.pile.tableau', { n: Number(rest) + 1 });
+  if (kind === CrapPile.FOUNDATION) return t('game.crapette.pile.foundation', { n: Number(rest) + 1 });
   return t(`game.crapette.pile.${kind === 'me' ? 'your' : 'their'}.${rest}`);
 }
 
@@ -166,7 +167,7 @@ function dock(ctx) {
     return h('div', { class: 'cr-dock mover' },
       said || h('p', { class: 'cr-hint' }, S.crPick ? t('game.crapette.hintTarget') : t('game.crapette.hintPick')),
       h('button', {
-        type: 'button', class: 'btn', 'data-testid': 'end-turn', disabled: !v.legal.includes('end') || pending(ctx), onclick: act.crEnd,
+        type: 'button', class: 'btn', 'data-testid': 'end-turn', disabled: !v.legal.includes(CrapAction.END) || pending(ctx), onclick: act.crEnd,
       }, t('game.crapette.end')));
   }
   const open = !!(v.turn && v.turn.can_call) && callVersion(S) != null;
@@ -211,7 +212,7 @@ export function table(ctx) {
   const { S } = ctx;
   const v = S.view;
   const { me, op } = sides(v);
-  return h('div', { class: `table cr-table ${S.crDragging ? 'dragging' : ''}`, 'data-game': 'crapette' },
+  return h('div', { class: `table cr-table ${S.crDragging ? 'dragging' : ''}`, 'data-game': GAME_ID },
     h('div', { class: 'sticky-top' }, offlineStrip(S), statusLine(ctx)),
     seatRow(ctx, 'op', op),
     board(ctx),

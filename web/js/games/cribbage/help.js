@@ -7,6 +7,7 @@ import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { chip } from './parts.js';
 import { sayCount } from './words.js';
+import { CribItem } from './protocol.js';
 
 const SECTIONS = [
   ['goal', 2], ['deal', 3], ['play', 4], ['show', 4], ['end', 3], ['screen', 3],
@@ -17,19 +18,19 @@ export const EXAMPLES = [
   {
     id: 'twenty', cards: ['5H', '5C', 'JD', 'TS'], starter: '5S',
     items: [
-      ['fifteen', ['5H', 'JD']], ['fifteen', ['5C', 'JD']], ['fifteen', ['5S', 'JD']],
-      ['fifteen', ['5H', 'TS']], ['fifteen', ['5C', 'TS']], ['fifteen', ['5S', 'TS']],
-      ['fifteen', ['5H', '5C', '5S']], ['pair_royal', ['5H', '5C', '5S']],
-    ].map(([kind, cards]) => ({ kind, cards, points: kind === 'pair_royal' ? 6 : 2 })),
+      [CribItem.FIFTEEN, ['5H', 'JD']], [CribItem.FIFTEEN, ['5C', 'JD']], [CribItem.FIFTEEN, ['5S', 'JD']],
+      [CribItem.FIFTEEN, ['5H', 'TS']], [CribItem.FIFTEEN, ['5C', 'TS']], [CribItem.FIFTEEN, ['5S', 'TS']],
+      [CribItem.FIFTEEN, ['5H', '5C', '5S']], [CribItem.PAIR_ROYAL, ['5H', '5C', '5S']],
+    ].map(([kind, cards]) => ({ kind, cards, points: kind === CribItem.PAIR_ROYAL ? 6 : 2 })),
   },
   {
     id: 'twentynine', cards: ['5H', '5C', '5S', 'JD'], starter: '5D',
     items: [
       ...[['5H', 'JD'], ['5C', 'JD'], ['5S', 'JD'], ['5D', 'JD'],
         ['5H', '5C', '5S'], ['5H', '5C', '5D'], ['5H', '5S', '5D'], ['5C', '5S', '5D']]
-        .map((cards) => ({ kind: 'fifteen', cards, points: 2 })),
-      { kind: 'double_pair_royal', cards: ['5H', '5C', '5S', '5D'], points: 12 },
-      { kind: 'nobs', cards: ['JD'], points: 1 },
+        .map((cards) => ({ kind: CribItem.FIFTEEN, cards, points: 2 })),
+      { kind: CribItem.DOUBLE_PAIR_ROYAL, cards: ['5H', '5C', '5S', '5D'], points: 12 },
+      { kind: CribItem.NOBS, cards: ['JD'], points: 1 },
     ],
   },
 ];
