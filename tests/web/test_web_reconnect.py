@@ -13,6 +13,9 @@ from tests.web.browser_kit import open_seat, seat_key, store_seat, view, wait_js
 
 pytestmark = pytest.mark.browser
 
+# where the page's clock stops, ahead of its `Date.now()`: beyond the test's timeout
+PAUSE_AHEAD_S = 600
+
 
 def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> None:
     host = server.post("/api/rooms", {"name": "Ana"})
@@ -38,7 +41,13 @@ def test_a_dropped_connection_comes_back_by_itself(server: Any, phone: Any) -> N
 
     # The `online` event reconnects at once, not at the end of a backoff: with the
     # page's clock stopped no timer of its can fire, and it still comes back.
-    page.clock.pause_at(page.evaluate("() => Date.now()") / 1000)
+    # The installed clock runs with real time until it is paused, so a pause at the
+    # `Date.now()` just read is in the past by the time it arrives on a busy machine
+    # ("Cannot fast-forward to the past"). Pause 10 minutes ahead instead (longer than
+    # the test's own 300 s timeout, so never in the past): the jump fires each timer
+    # then due once, while still offline (a backoff retry fails, and its next one
+    # waits on the stopped clock); the `online` event drops whatever attempt is open.
+    page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + PAUSE_AHEAD_S)
     page.context.set_offline(False)
     expect(status, "reconnected by the `online` event (the page's timers stopped)") \
         .to_have_attribute("data-state", "open")
