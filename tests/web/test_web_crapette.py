@@ -12,7 +12,7 @@ each view as the server would send it (update.js applyUpdate, then the store), a
   last `moved` event seen; a right call's outcome and missed move shown to both.
 
 With CRISP_CRAPETTE_SHOTS=1 the screenshots of docs/img/crapette-*.png are made
-again (start, mid-game, a right call, game over × en, ar, id, pl).
+again (start, mid-game, a right call, game over, each in en, ar, id, pl).
 """
 
 from __future__ import annotations
@@ -25,20 +25,24 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.browser_kit import LAYOUT_PROBLEMS
+from tests.web.browser_kit import LAYOUT_PROBLEMS, settle, wait_js
 
 pytestmark = pytest.mark.browser
 
-FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "crapette.json").read_text(encoding="utf-8"))
+FIXTURE = json.loads(
+    (Path(__file__).parent / "fixtures" / "crapette.json").read_text(encoding="utf-8")
+)
 LANGS = tuple(os.environ.get("CRAPETTE_LANGS", "en ar id pl").split())
 SMALL = {"width": 360, "height": 640}
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 SHOTS = bool(os.environ.get("CRISP_CRAPETTE_SHOTS"))
 
 # Everything of the table on the one screen: [selector, also up and down?]
-PILES = [f"[data-testid=pile-tableau-{i}]" for i in range(8)] + [
-    f"[data-testid=pile-foundation-{i}]" for i in range(8)] + [
-    f"[data-testid=pile-{s}-{p}]" for s in ("me", "op") for p in ("crapette", "stock", "waste")]
+PILES = (
+    [f"[data-testid=pile-tableau-{i}]" for i in range(8)]
+    + [f"[data-testid=pile-foundation-{i}]" for i in range(8)]
+    + [f"[data-testid=pile-{s}-{p}]" for s in ("me", "op") for p in ("crapette", "stock", "waste")]
+)
 INSIDE = [[sel, True] for sel in [*PILES, "[data-testid=turn-line]", "[data-testid=log-button]"]]
 
 # Give the page a view as an update from the server would (update.js, then the store).
@@ -48,7 +52,8 @@ SHOW = """async ([views, lang]) => {
   const games = await import(base + 'games.js');
   const update = await import(base + 'update.js');
   await games.loadGame('crapette');
-  let S = { ...store.getState(), screen: 'room', code: 'KQ7T', conn: 'open', stale: false, booting: false };
+  let S = { ...store.getState(), screen: 'room', code: 'KQ7T', conn: 'open', stale: false,
+    booting: false };
   for (const [view, events] of views) {
     const now = view.turn && view.turn.deadline ? view.turn.deadline - 21000 : 1000000;
     S = update.applyUpdate(S, { type: 'update', view, events, now, seq: 2 }, Date.now()).state;
@@ -67,27 +72,36 @@ def moments(you: str) -> dict[str, list[Any]]:
         "start": [[f["start"][you], []]],
         "mid": [[f["mid"][you], f["mid_events"]]],
         "waiting": [[f["waiting"][you], []]],
-        "right-call": [[f["right_call_before"][you], []], [f["right_call"][you], f["right_call_events"]]],
+        "right-call": [
+            [f["right_call_before"][you], []],
+            [f["right_call"][you], f["right_call_events"]],
+        ],
         "game-over": [[f["game_over"][you], f["game_over_events"]]],
     }
 
 
 def show(page: Page, updates: list[Any], lang: str) -> None:
-    got = page.evaluate(SHOW, [updates, lang])
+    got = settle(page, SHOW, [updates, lang], what=f"the table shown in {lang!r}")
     assert got == lang
     page.wait_for_selector(".cr-table")
 
 
 def problems(page: Page, inside: list[list[Any]]) -> list[str]:
-    return page.evaluate("(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
-                         {"width": SMALL["width"], "inside": inside, "host": False, "fit": False})
+    return page.evaluate(
+        "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
+        {"width": SMALL["width"], "inside": inside, "host": False, "fit": False},
+    )
 
 
 @pytest.fixture
 def table_page(phone: Any, server: Any) -> Page:
     page = phone(viewport=SMALL, device_scale_factor=2 if SHOTS else 1)
     page.goto(server.base + "/")
-    page.wait_for_function("() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'")
+    wait_js(
+        page,
+        "() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'",
+        "the home screen",
+    )
     return page
 
 
@@ -98,22 +112,34 @@ def test_every_moment_fits_one_phone_screen_in_every_language(table_page: Page) 
         for name, updates in moments(you).items():
             for lang in LANGS:
                 show(page, updates, lang)
-                dock = ["[data-testid=game-over]"] if name == "game-over" else (
-                    ["[data-testid=end-turn]"] if updates[-1][0]["turn"]["player"] == you
-                    else ["[data-testid=crapette-button]"])
+                dock = (
+                    ["[data-testid=game-over]"]
+                    if name == "game-over"
+                    else (
+                        ["[data-testid=end-turn]"]
+                        if updates[-1][0]["turn"]["player"] == you
+                        else ["[data-testid=crapette-button]"]
+                    )
+                )
                 if name == "right-call":
                     dock.append("[data-testid=call-outcome]")
                 inside = INSIDE + [[d, True] for d in dock]
                 if name == "game-over":
-                    inside = [i for i in inside if "turn-line" not in i[0] and "log-button" not in i[0]]
+                    inside = [
+                        i for i in inside if "turn-line" not in i[0] and "log-button" not in i[0]
+                    ]
                 found += [f"{name} {you} {lang}: {p}" for p in problems(page, inside)]
                 if SHOTS and you == "p1" and name in ("start", "mid", "right-call", "game-over"):
                     page.screenshot(path=str(DOCS_IMG / f"crapette-{name}-{lang}.png"))
     assert not found, "\n".join(found)
 
 
-MOVER_SIDE = {"crapette": "me:crapette", "turned": "me:turned", "opponent_crapette": "op:crapette",
-              "opponent_waste": "op:waste"}
+MOVER_SIDE = {
+    "crapette": "me:crapette",
+    "turned": "me:turned",
+    "opponent_crapette": "op:crapette",
+    "opponent_waste": "op:waste",
+}
 
 
 def test_only_the_views_moves_light_up(table_page: Page) -> None:
@@ -140,8 +166,12 @@ def drag(page: Page, source: str, target: str) -> None:
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
     page.mouse.down()
     for i in range(1, 6):
-        page.mouse.move(a["x"] + a["width"] / 2 + (b["x"] + b["width"] / 2 - a["x"] - a["width"] / 2) * i / 5,
-                        a["y"] + a["height"] / 2 + (b["y"] + b["height"] / 2 - a["y"] - a["height"] / 2) * i / 5)
+        page.mouse.move(
+            a["x"] + a["width"] / 2 + (b["x"] + b["width"] / 2 - a["x"] - a["width"] / 2) * i / 5,
+            a["y"]
+            + a["height"] / 2
+            + (b["y"] + b["height"] / 2 - a["y"] - a["height"] / 2) * i / 5,
+        )
     page.mouse.up()
 
 
@@ -152,8 +182,12 @@ def test_a_drag_onto_a_lit_pile_sends_the_move_and_elsewhere_puts_it_back(table_
     pile = lambda wire: MOVER_SIDE.get(wire, wire)  # noqa: E731
     move = view["moves"][0]
     source, target = pile(move["from"]), pile(move["to"])
-    elsewhere = next(f"foundation:{i}" for i in range(8)
-                     if f"foundation:{i}" not in [pile(m["to"]) for m in view["moves"] if pile(m["from"]) == source])
+    elsewhere = next(
+        f"foundation:{i}"
+        for i in range(8)
+        if f"foundation:{i}"
+        not in [pile(m["to"]) for m in view["moves"] if pile(m["from"]) == source]
+    )
     drag(page, source, elsewhere)
     assert page.locator("[data-testid=toast]").count() == 0  # nothing sent
     assert page.locator(".cr-pile.target, .cr-ghost").count() == 0
@@ -182,11 +216,33 @@ def test_the_player_not_moving_has_the_big_call_button(table_page: Page) -> None
     assert box is not None and box["height"] >= 48
 
 
-def test_the_call_button_sends_under_combination_after_the_moves_are_shown(table_page: Page) -> None:
+def test_the_call_button_sends_under_combination_after_the_moves_are_shown(
+    table_page: Page,
+) -> None:
     page = table_page
-    view = {**FIXTURE["waiting"]["p1"], "options": {**FIXTURE["waiting"]["p1"]["options"], "calls": "combination"}}
-    show(page, [[view, [{"kind": "moved", "player": "p2", "from": "turned", "to": "tableau:1", "card": "6S",
-                         "version": view["version"]}]]], "en")
+    view = {
+        **FIXTURE["waiting"]["p1"],
+        "options": {**FIXTURE["waiting"]["p1"]["options"], "calls": "combination"},
+    }
+    show(
+        page,
+        [
+            [
+                view,
+                [
+                    {
+                        "kind": "moved",
+                        "player": "p2",
+                        "from": "turned",
+                        "to": "tableau:1",
+                        "card": "6S",
+                        "version": view["version"],
+                    }
+                ],
+            ]
+        ],
+        "en",
+    )
     button = page.locator("[data-testid=crapette-button]")
     assert button.is_enabled()
     button.click()  # opens the picking: tap a card, then where it should have gone
@@ -195,7 +251,9 @@ def test_the_call_button_sends_under_combination_after_the_moves_are_shown(table
     page.click("[data-pile='foundation:2']")
     assert "1 move shown" in page.inner_text(".cr-dock")
     assert page.locator(".cr-pile.shown").count() == 2
-    page.click("[data-testid=crapette-button]")  # "Call with these moves": sent (offline here: said)
+    page.click(
+        "[data-testid=crapette-button]"
+    )  # "Call with these moves": sent (offline here: said)
     page.wait_for_selector("[data-testid=toast]")
     assert page.locator(".cr-pile.shown").count() == 0
 
@@ -212,7 +270,8 @@ def test_the_table_has_no_accessibility_violations(table_page: Page) -> None:
 
 
 # The update of a move as routing.js applies it: the state, then the game's
-# `animate` for each `motion` effect; the animations running on the table after.
+# `animate` for each `motion` effect; how many cards the table had placed before
+# (<body data-cr-flips>, drag.js) and how many motions it was given.
 MOVE = """async ([view, events]) => {
   const base = new URL('.', document.querySelector('script[type=module][src*="app.js"]').src).href;
   const store = await import(base + 'store.js');
@@ -220,23 +279,38 @@ MOVE = """async ([view, events]) => {
   const update = await import(base + 'update.js');
   const game = await games.loadGame('crapette');
   const now = view.turn && view.turn.deadline ? view.turn.deadline - 21000 : 1000000;
-  const { state, effects } = update.applyUpdate(store.getState(), { type: 'update', view, events, now, seq: 3 }, Date.now());
+  const { state, effects } = update.applyUpdate(store.getState(),
+    { type: 'update', view, events, now, seq: 3 }, Date.now());
   store.replaceState(state);
-  for (const e of effects) if (e.type === 'motion') game.animate(e.ev, view.you, e.delay);
-  await new Promise((r) => setTimeout(r, 120));
-  return document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.closest
-    && a.effect.target.closest('.cr-table')).map((a) => a.effect.target.closest('[data-pile]').dataset.pile);
+  const before = Number(document.body.dataset.crFlips || 0);
+  const motions = effects.filter((e) => e.type === 'motion');
+  for (const e of motions) game.animate(e.ev, view.you, e.delay);
+  return before + motions.length;
 }"""
+# The animations running on the table now: the piles they move.
+SLIDING = """() => document.getAnimations()
+  .filter((a) => a.effect && a.effect.target && a.effect.target.closest
+    && a.effect.target.closest('.cr-table'))
+  .map((a) => a.effect.target.closest('[data-pile]').dataset.pile)"""
 
 
 @pytest.mark.parametrize("reduced", [False, True])
-def test_a_moved_card_slides_from_where_it_was_unless_motion_is_reduced(table_page: Page, reduced: bool) -> None:
+def test_a_moved_card_slides_from_where_it_was_unless_motion_is_reduced(
+    table_page: Page, reduced: bool
+) -> None:
     page = table_page
     if reduced:
         page.emulate_media(reduced_motion="reduce")
     pair = FIXTURE["move_pair"]
     show(page, [[pair["before"], []]], "en")
-    moving = page.evaluate(MOVE, [pair["after"], pair["events"]])
+    placed = settle(page, MOVE, [pair["after"], pair["events"]], what="a move's update applied")
+    wait_js(
+        page,
+        "(n) => Number(document.body.dataset.crFlips || 0) >= n",
+        "the moved cards placed by the table (body[data-cr-flips])",
+        placed,
+    )
+    moving = page.evaluate(SLIDING)
     to = next(e["to"] for e in pair["events"] if e["kind"] == "moved")
     assert moving == ([] if reduced else [to])
 
@@ -244,11 +318,22 @@ def test_a_moved_card_slides_from_where_it_was_unless_motion_is_reduced(table_pa
 def test_a_watcher_sees_the_table_from_seat_0_with_the_watch_bar(table_page: Page) -> None:
     page = table_page
     for name in ("mid", "game-over"):
-        view = {**moments("p1")[name][-1][0], "you": "w1", "watching": True, "legal": [], "moves": []}
+        view = {
+            **moments("p1")[name][-1][0],
+            "you": "w1",
+            "watching": True,
+            "legal": [],
+            "moves": [],
+        }
         view["turn"] = {**view["turn"], "can_call": False} if view.get("turn") else None
         show(page, [[view, []]], "en")
         assert page.locator("[data-testid=stop-watching]").is_visible()
-        assert page.locator("[data-testid=crapette-button], [data-testid=end-turn], .cr-pile.src").count() == 0
+        assert (
+            page.locator(
+                "[data-testid=crapette-button], [data-testid=end-turn], .cr-pile.src"
+            ).count()
+            == 0
+        )
         assert "Ana" in page.inner_text("[data-testid=seat-me]")
         inside = [[sel, True] for sel in [*PILES, "[data-testid=stop-watching]"]]
         assert not problems(page, inside), problems(page, inside)
@@ -263,7 +348,11 @@ def test_wider_phones_fit_too(table_page: Page, size: dict[str, int]) -> None:
         for name in ("mid", "right-call"):
             for lang in ("en", "ar", "pl"):
                 show(page, moments(you)[name], lang)
-                found += [f"{name} {you} {lang}: {p}" for p in page.evaluate(
-                    "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
-                    {"width": size["width"], "inside": INSIDE, "host": False, "fit": False})]
+                found += [
+                    f"{name} {you} {lang}: {p}"
+                    for p in page.evaluate(
+                        "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)",
+                        {"width": size["width"], "inside": INSIDE, "host": False, "fit": False},
+                    )
+                ]
     assert not found, "\n".join(found)

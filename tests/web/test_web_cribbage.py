@@ -32,15 +32,29 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from crisp.games.cribbage import vocabulary as server_vocabulary
-from tests.web.browser_kit import LAYOUT_PROBLEMS, axe_violations, open_seat, tap, view
+from tests.web.browser_kit import (
+    LAYOUT_PROBLEMS,
+    axe_violations,
+    open_seat,
+    settle,
+    tap,
+    view,
+    wait_js,
+    wait_settled,
+    wait_view,
+)
 from tests.web.js_source import WEB_JS
 
 pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
-VIEWS: dict[str, Any] = json.loads((HERE / "fixtures" / "cribbage_views.json").read_text(encoding="utf-8"))
-EVENTS: dict[str, Any] = json.loads((HERE / "fixtures" / "cribbage_events.json").read_text(encoding="utf-8"))
+VIEWS: dict[str, Any] = json.loads(
+    (HERE / "fixtures" / "cribbage_views.json").read_text(encoding="utf-8")
+)
+EVENTS: dict[str, Any] = json.loads(
+    (HERE / "fixtures" / "cribbage_events.json").read_text(encoding="utf-8")
+)
 LANGS = ("en", "ar", "id")
 WIDTHS = (360, 390, 412)
 SMALL = {"width": 360, "height": 640}
@@ -55,9 +69,11 @@ SHOW = """async ([view, events, lang]) => {
   const games = await import(base + 'games.js');
   const update = await import(base + 'update.js');
   const game = await games.loadGame('cribbage');
-  let S = { ...store.getState(), screen: 'room', code: 'CR1B', conn: 'open', stale: false, booting: false,
+  let S = { ...store.getState(), screen: 'room', code: 'CR1B', conn: 'open', stale: false,
+    booting: false,
     ...game.roomState() };
-  S = update.applyUpdate(S, { type: 'update', view, events, now: 1000000, seq: 2 }, Date.now()).state;
+  S = update.applyUpdate(S, { type: 'update', view, events, now: 1000000, seq: 2 },
+    Date.now()).state;
   store.replaceState(S);
   await window.crisp.language(lang);
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -71,10 +87,12 @@ OUTSIDE = """() => {
   const out = [];
   for (const el of document.querySelectorAll('#app *')) {
     const r = el.getBoundingClientRect();
-    if (r.width < 0.5 || r.height < 0.5 || el.closest('[hidden], .sr-only, details:not([open]) > :not(summary)')) continue;
+    if (r.width < 0.5 || r.height < 0.5) continue;
+    if (el.closest('[hidden], .sr-only, details:not([open]) > :not(summary)')) continue;
     if (el.closest('svg') && el.localName !== 'svg') continue;
     if (r.left < -0.5 || r.right > vw + 0.5) {
-      out.push(`${el.dataset.testid || el.className.baseVal || el.className || el.localName}: x ${Math.round(r.left)}..${Math.round(r.right)}`);
+      const name = el.dataset.testid || el.className.baseVal || el.className || el.localName;
+      out.push(`${name}: x ${Math.round(r.left)}..${Math.round(r.right)}`);
     }
   }
   return out.slice(0, 8);
@@ -83,7 +101,11 @@ OUTSIDE = """() => {
 
 def fixture_views() -> list[str]:
     return [f"{phase}-{n}" for phase in PHASES for n in ("2", "3", "4")] + [
-        "show_claim-2m", "hand_over-2m", "cut-2", "cut-4"]
+        "show_claim-2m",
+        "hand_over-2m",
+        "cut-2",
+        "cut-4",
+    ]
 
 
 def inside(key: str) -> list[list[Any]]:
@@ -102,14 +124,24 @@ def inside(key: str) -> list[list[Any]]:
     if status == "hand_over" and v["hand_no"]:
         sel += ["[data-testid=cb-summary]", "[data-testid=cb-coach]"]
     if status == "game_over":
-        sel += ["[data-testid=cb-game-over]", "[data-testid=cb-match]", "[data-testid=cb-game-points]"]
+        sel += [
+            "[data-testid=cb-game-over]",
+            "[data-testid=cb-match]",
+            "[data-testid=cb-game-points]",
+        ]
     if v.get("claim"):
         sel.append("[data-testid=cb-claim]")
     return [[s, False] for s in sel]
 
 
 def show(page: Page, key: str, lang: str) -> None:
-    assert page.evaluate(SHOW, [VIEWS[key], EVENTS.get(key, []), lang]) == lang
+    got = settle(
+        page,
+        SHOW,
+        [VIEWS[key], EVENTS.get(key, []), lang],
+        what=f"the view {key!r} shown in {lang!r}",
+    )
+    assert got == lang
     page.wait_for_selector(".cb-table")
 
 
@@ -117,7 +149,11 @@ def show(page: Page, key: str, lang: str) -> None:
 def table_page(phone: Any, server: Any) -> Page:
     page = phone(viewport=SMALL, device_scale_factor=2 if SHOTS else 1)
     page.goto(server.base + "/")
-    page.wait_for_function("() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'")
+    wait_js(
+        page,
+        "() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'",
+        "the home screen",
+    )
     return page
 
 
@@ -130,9 +166,14 @@ def test_every_phase_and_seat_count_fits_the_screen_in_every_language(table_page
             for lang in LANGS:
                 show(page, key, lang)
                 opts = {"width": width, "inside": inside(key), "host": False, "fit": False}
-                found += [f"{key} @{width} {lang}: {p}" for p in page.evaluate(
-                    "(opts) => (" + LAYOUT_PROBLEMS + ")(opts)", opts)]
-                found += [f"{key} @{width} {lang}: outside the screen: {p}" for p in page.evaluate(OUTSIDE)]
+                found += [
+                    f"{key} @{width} {lang}: {p}"
+                    for p in page.evaluate("(opts) => (" + LAYOUT_PROBLEMS + ")(opts)", opts)
+                ]
+                found += [
+                    f"{key} @{width} {lang}: outside the screen: {p}"
+                    for p in page.evaluate(OUTSIDE)
+                ]
     assert not found, "\n".join(found)
 
 
@@ -144,7 +185,9 @@ def test_axe_finds_no_violation_at_the_table(table_page: Page) -> None:
     for key in ("give-4", "play-4", "show-4", "hand_over-4", "game_over-4", "show_claim-2m"):
         for lang in ("en", "ar"):
             show(page, key, lang)
-            page.click("[data-testid=cb-skip]") if page.locator("[data-testid=cb-skip]").count() else None
+            page.click("[data-testid=cb-skip]") if page.locator(
+                "[data-testid=cb-skip]"
+            ).count() else None
             found += [f"{key} {lang}: {v['id']} {v['nodes'][:2]}" for v in axe_violations(page)]
     assert not found, "\n".join(found)
 
@@ -161,7 +204,8 @@ def test_screenshots_for_the_docs(table_page: Page) -> None:
                 page.evaluate("() => window.scrollTo(0, 0)")
                 if phase == "show":  # the newest hand counted in full
                     page.click("[data-testid=cb-skip]")
-                page.wait_for_timeout(50)
+                    page.wait_for_selector("[data-testid=cb-skip]", state="detached")
+                wait_settled(page)
                 name = f"cribbage-{phase.replace('_', '-')}-{n}p-{lang}.png"
                 page.screenshot(path=str(DOCS_IMG / name))
 
@@ -170,30 +214,46 @@ def test_the_modules_wire_tables_are_the_servers_cribbage_enums() -> None:
     src = (WEB_JS / "games" / "cribbage" / "protocol.js").read_text(encoding="utf-8")
 
     def table(name: str) -> dict[str, str]:
-        body = re.search(rf"^export const {name} = Object\.freeze\(\{{(.*?)^\}}\);", src, re.S | re.M)
+        body = re.search(
+            rf"^export const {name} = Object\.freeze\(\{{(.*?)^\}}\);", src, re.S | re.M
+        )
         assert body, name
         return dict(re.findall(r"(\w+): '(\w+)'", body.group(1)))
 
-    for js, enum in [("CribStatus", server_vocabulary.Status), ("CribAction", server_vocabulary.ActionType),
-                     ("CribEvent", server_vocabulary.EventKind), ("CribItem", server_vocabulary.ItemKind)]:
+    for js, enum in [
+        ("CribStatus", server_vocabulary.Status),
+        ("CribAction", server_vocabulary.ActionType),
+        ("CribEvent", server_vocabulary.EventKind),
+        ("CribItem", server_vocabulary.ItemKind),
+    ]:
         assert table(js) == {m.name: str(m.value) for m in enum}, js
 
 
 # ---- the taps, on the harness page (it keeps what is sent)
 
-TYPES = {".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".html": "text/html",
-         ".svg": "image/svg+xml", ".mjs": "text/javascript"}
+TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".json": "application/json",
+    ".html": "text/html",
+    ".svg": "image/svg+xml",
+    ".mjs": "text/javascript",
+}
 
 
 def _serve(route: Route) -> None:
     path = route.request.url.split("crisp.test", 1)[1].split("?")[0]
     if path == "/harness.html":
-        route.fulfill(body=(HERE / "fixtures" / "cribbage_harness.html").read_text(encoding="utf-8"),
-                      content_type="text/html")
+        route.fulfill(
+            body=(HERE / "fixtures" / "cribbage_harness.html").read_text(encoding="utf-8"),
+            content_type="text/html",
+        )
         return
     f = (ROOT / "web" / path.lstrip("/")).resolve()
     if f.is_file() and (ROOT / "web") in f.parents:
-        route.fulfill(body=f.read_bytes(), content_type=TYPES.get(f.suffix, "application/octet-stream"))
+        route.fulfill(
+            body=f.read_bytes(), content_type=TYPES.get(f.suffix, "application/octet-stream")
+        )
     else:
         route.fulfill(status=404, body="")
 
@@ -206,7 +266,9 @@ def harness(browser: Any) -> Any:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.route("http://crisp.test/**", _serve)
     page.goto("http://crisp.test/harness.html")
-    page.wait_for_function("window.cribbageReady === true")
+    wait_js(
+        page, "() => window.cribbageReady === true", "the harness page ready (window.cribbageReady)"
+    )
     yield page
     ctx.close()
     assert not errors, errors
@@ -360,7 +422,7 @@ def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> Non
     page = phone(viewport=SMALL)
     open_seat(page, server.base, host["code"], host)
     tap(page, "add-bot")
-    page.wait_for_function("() => window.crisp.state.view && window.crisp.state.view.players.length === 2")
+    wait_view(page, "v.players.length === 2")
     tap(page, "start-game")
     page.wait_for_selector(".cb-table")
     end = time.monotonic() + 90
@@ -373,18 +435,24 @@ def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> Non
             page.click("[data-testid=cb-card-0]")
             page.click("[data-testid=cb-card-1]")
             page.click("[data-testid=cb-give]")
-            page.wait_for_function("() => window.crisp.state.view.gave.length > 0 || window.crisp.state.view.status !== 'give'")
+            wait_view(page, "v.gave.length > 0 || v.status !== 'give'")
         elif v["status"] == "play" and v["turn"] and v["turn"]["player"] == me and v["playable"]:
             i = v["hand"].index(v["playable"][0])
             page.click(f"[data-testid=cb-card-{i}]")
-            page.wait_for_function("(n) => window.crisp.state.view.hand.length < n || window.crisp.state.view.status !== 'play'",
-                                   arg=len(v["hand"]))
+            wait_view(page, f"v.hand.length < {len(v['hand'])} || v.status !== 'play'")
         elif v["status"] in ("hand_over", "game_over") and v["show"]:
-            summary = page.inner_text("[data-testid=cb-summary]") if v["status"] == "hand_over" else ""
+            summary = (
+                page.inner_text("[data-testid=cb-summary]") if v["status"] == "hand_over" else ""
+            )
             assert v["status"] == "game_over" or "crib" in summary.lower(), summary
             break
-        else:
-            page.wait_for_timeout(100)
+        else:  # the other player's move: until the table changes
+            wait_js(
+                page,
+                "(ver) => window.crisp.state.view.version !== ver",
+                "the table changed (the other player's move)",
+                v.get("version"),
+            )
     else:
         raise AssertionError(f"no hand over in 90 s (seen {sorted(seen)})")
     assert {"give", "play"} <= seen
@@ -399,10 +467,21 @@ def test_what_just_happened_is_said_under_the_turn_line(table_page: Page) -> Non
     assert line.strip(), "nothing said"
     if last["kind"] == "laid":
         assert f"count {last['count']}" in line, line
-    pegged = {"kind": "laid", "player": "p2", "card": "5H", "count": 15, "items": [
-        {"kind": "fifteen", "cards": ["TS", "5H"], "points": 2}, {"kind": "pair", "cards": ["5C", "5H"], "points": 2}]}
-    page.evaluate(SHOW, [VIEWS["play-2"], [pegged], "en"])
-    assert page.inner_text("[data-testid=cb-last]").strip() == "Ben: 5♥, count 15 — fifteen 2, and a pair is 4"
+    pegged = {
+        "kind": "laid",
+        "player": "p2",
+        "card": "5H",
+        "count": 15,
+        "items": [
+            {"kind": "fifteen", "cards": ["TS", "5H"], "points": 2},
+            {"kind": "pair", "cards": ["5C", "5H"], "points": 2},
+        ],
+    }
+    settle(page, SHOW, [VIEWS["play-2"], [pegged], "en"], what="a pegging lay shown")
+    assert (
+        page.inner_text("[data-testid=cb-last]").strip()
+        == "Ben: 5♥, count 15 — fifteen 2, and a pair is 4"
+    )
 
 
 def test_a_score_moves_the_rear_peg_past_the_front_one_animated(harness: Page) -> None:
