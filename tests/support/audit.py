@@ -12,8 +12,9 @@ no card that is hidden at that moment.
   card that is hidden (in the stock, in a hand, held, never shown face up) appears
   anywhere in its text. A test deck makes round 1's truth known before any record:
   `deal_of(deck, players, dealer)` checks the record's deal against it.
-- `same_table(frames, reference)`: a watcher that reconnected saw, at every version,
-  the table the reference watcher saw (first updates without events included).
+- `same_table(frames, reference)`: a watcher that reconnected saw, at every version
+  and moment (the update's `now`), the table the reference watcher saw (first
+  updates without events included); a difference names the fields and both values.
 """
 
 from __future__ import annotations
@@ -198,22 +199,38 @@ def deal_of(deck: list[str], players: list[str], dealer: str) -> dict[str, list[
 
 def same_table(frames: list[dict[str, Any]], reference: list[dict[str, Any]]) -> int:
     """Every view of a watcher is the reference watcher's view of the same version
-    (but for each connection's own fields), and its events are among the reference's;
-    how many views were compared."""
-    views: dict[int, dict[str, Any]] = {}
+    at the same moment (but for each connection's own fields), and its events are
+    among the reference's; how many views were compared.
+
+    A view describes one moment (docs/rules-decisions.md, "`version` in the view"):
+    built at a `now` past a deadline its state has not applied yet (a window's
+    end, a draw's time, a seat away, the peek's end), it shows the table at that
+    `now` under the stored state's version, and the update that applies the
+    deadline brings the next version. Two watchers written one version at two
+    readings of the clock (one written late, or sent the table again on a hello
+    or a resync) may so see two moments of it: views are compared by `version`
+    and the update's `now`."""
+    views: dict[tuple[int, int], dict[str, Any]] = {}
     texts: set[str] = set()
     for f in reference:
         if f["type"] == "update":
-            views.setdefault(f["view"]["version"], f["view"])
+            views.setdefault((f["view"]["version"], f["now"]), f["view"])
             texts.update(json.dumps(e, sort_keys=True) for e in f["events"])
     compared = 0
     for f in frames:
         if f["type"] != "update":
             continue
-        ref = views.get(f["view"]["version"])
+        ref = views.get((f["view"]["version"], f["now"]))
         if ref is not None:
             mine = {k: v for k, v in f["view"].items() if k not in PER_CONNECTION}
-            assert mine == {k: v for k, v in ref.items() if k not in PER_CONNECTION}
+            theirs = {k: v for k, v in ref.items() if k not in PER_CONNECTION}
+            differ = {k: (mine.get(k), theirs.get(k))
+                      for k in sorted(mine.keys() | theirs.keys())
+                      if mine.get(k) != theirs.get(k)}  # fmt: skip
+            assert not differ, (
+                f"version {f['view']['version']} at {f['now']}: two watchers' views "
+                f"differ in {sorted(differ)} (this watcher's, the reference's): {differ}"
+            )
             compared += 1
         for e in f["events"]:
             assert json.dumps(e, sort_keys=True) in texts, e
