@@ -64,8 +64,13 @@ def no_ready_in_first_peek(p: Player, v: dict[str, Any], now: int) -> dict[str, 
 
 @pytest.fixture
 def server(redis_url: str) -> Iterator[ThreadServer]:
+    # connect_rate_per_s 0, like every other test server (tests/server/conftest.py): the
+    # test's one address opens every connection, a fresh one for each clock move, and on
+    # a fast machine a game's moves passed the default 30/s (burst 60) and one request
+    # was closed unanswered (connect_rate; a fresh-clone CI run, docs/testing.md)
     s = ThreadServer(
-        Settings(test_hooks=True, clock="manual", redis_url=redis_url, http_limits="off")
+        Settings(test_hooks=True, clock="manual", redis_url=redis_url, http_limits="off",
+                 connect_rate_per_s=0)
     ).start()
     yield s
     s.stop()
