@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:  # `crisp` and `tests.support` importable however 
 from crisp.bench.procs import PORTS_ENV, start_redis  # noqa: E402
 from tests.support import cpu, hangs  # noqa: E402
 from tests.support.cluster import RedisClusterProcs, start_redis_cluster  # noqa: E402
-from tests.support.servers import ProcServer  # noqa: E402
+from tests.support.servers import KIT_CLIENT_RATE_PER_S, KIT_RATE_PER_S, ProcServer  # noqa: E402
 from tests.support.unix_redis import UnixRedis, start_unix_redis  # noqa: E402
 
 PORT_SLICES = 20  # slices of 500 ports in 12000-21999: a cluster node's bus port
@@ -222,9 +222,10 @@ def redis_unix_url(redis_unix_server: UnixRedis) -> str:
 @pytest.fixture
 def spawn_crisp(tmp_path: Path) -> Iterator[Callable[..., ProcServer]]:
     """`spawn_crisp(log=None, **env)` starts `crisp serve` with the CRISP_* settings
-    `env` (test hooks on, a manual clock, HTTP limits off and log level info unless
-    given), logging to `log` or tmp_path/server-N.log. Every server is stopped at the
-    end (SIGTERM; the test fails if one ignores it), the ones already killed too.
+    `env` (test hooks on, a manual clock, HTTP limits off, the kit's message rates
+    and log level info unless given), logging to `log` or tmp_path/server-N.log.
+    Every server is stopped at the end (SIGTERM; the test fails if one ignores it),
+    the ones already killed too.
     Several processes on one store each have their own manual clock: move them
     together (`tests.support.servers.advance_all`)."""
     started: list[ProcServer] = []
@@ -235,6 +236,10 @@ def spawn_crisp(tmp_path: Path) -> Iterator[Callable[..., ProcServer]]:
             "CRISP_HTTP_LIMITS": "off",  # many rooms from one address; edge tests turn it on
             "CRISP_CLOCK": "manual",
             "CRISP_CONNECT_RATE_PER_S": "0",  # one address opens every connection
+            # and sends every message, faster than people (a game played to its end
+            # went over the production 10/s of a seat on a quiet machine: closed 4429)
+            "CRISP_RATE_PER_S": str(KIT_RATE_PER_S),
+            "CRISP_CLIENT_RATE_PER_S": str(KIT_CLIENT_RATE_PER_S),
             "CRISP_LOG_LEVEL": "info",
             **env,
         }

@@ -24,13 +24,11 @@ import pytest
 
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.settings import Settings
-from tests.support.servers import ThreadServer
+from tests.support.servers import KIT_CLIENT_RATE_PER_S, KIT_RATE_PER_S, ThreadServer
 
 # Servers run in threads of the test process, sharing the GIL with the clients: hand the
 # GIL over quickly (default 5 ms) so that I/O-heavy servers (Redis) are not starved.
 sys.setswitchinterval(0.0005)
-
-KIT_RATE_PER_S = 200  # a seat's messages per second for the kit's players (real time)
 
 
 @pytest.fixture
@@ -43,7 +41,7 @@ def spawn_server() -> Iterator[Callable[..., ThreadServer]]:
         # the tests of those limits (tests/edge/) set them.
         values: dict[str, Any] = {
             "test_hooks": True, "clock": "manual", "http_limits": "off",
-            "client_rate_per_s": 100_000, "connect_rate_per_s": 0,
+            "client_rate_per_s": KIT_CLIENT_RATE_PER_S, "connect_rate_per_s": 0,
             # the kit's players move far faster than people; the tests of the seat
             # rate (test_edge_ws, test_server_ws) set the production 10/s themselves
             "rate_per_s": KIT_RATE_PER_S,

@@ -26,6 +26,11 @@ from crisp.server.ops.settings import Settings
 T = TypeVar("T")
 LOCKSTEP_MS = 500  # the most one process's manual clock runs ahead of another's
 ROOT = Path(__file__).resolve().parents[2]
+# The test servers' message rates: the kit's players move far faster than people,
+# and every test client comes from one address. The tests of the seat rate and the
+# client rate (tests/edge, test_edge_ws, test_server_ws) set production values.
+KIT_RATE_PER_S = 200  # a seat's messages per second (real time)
+KIT_CLIENT_RATE_PER_S = 100_000  # all sockets of one address, per second
 
 
 class LiveServer:

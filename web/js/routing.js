@@ -129,7 +129,7 @@ export function enterRoom(code, { watch = false, game: named = null } = {}) {
   const path = watch ? `/r/${code}?watch` : `/r/${code}`;
   if (`${location.pathname}${location.search}` !== path) history.replaceState(null, '', path);
   sock = new RoomSocket({
-    code, token: seat && seat.token, watch, onMessage: receive, onStatus: (conn) => setState({ conn }), onFatal,
+    code, token: seat && seat.token, watch, onMessage: receive, onStatus: announce, onFatal,
   });
   sock.start();
 }
@@ -155,6 +155,21 @@ export function sendToRoom(msg) {
 
 /** The room's socket, for the browser tests (window.crisp.socket()). */
 export const currentSocket = () => sock;
+
+/** The socket's state, shown in the header and announced to tests: 'open' is
+ * said with the first update it brought, which may wait for its game's module
+ * (receive), so an open room always has its view; a later state overtakes an
+ * 'open' still waiting. */
+let announced = 0;
+function announce(conn) {
+  const n = ++announced;
+  if (conn !== 'open' || !waiting) {
+    setState({ conn });
+    return;
+  }
+  const from = sock;
+  inbox = inbox.then(() => { if (n === announced && sock === from) setState({ conn }); });
+}
 
 /** A server message, in order: one whose view names a game not yet loaded waits
  * for its module (and the messages after it wait behind it). */

@@ -146,14 +146,17 @@ export class RoomSocket {
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg && msg.type === MessageType.UPDATE && !this.healthy) {
+      const first = !!msg && msg.type === MessageType.UPDATE && !this.healthy;
+      if (first) {
         clearTimeout(this.watchdog);
         this.healthy = true;
         this.everOpen = true;
         this.attempt = 0; // the next drop starts the backoff from scratch
-        this.opts.onStatus('open');
       }
+      // the first update is handed on before 'open' is said, so a client that
+      // applies it later (its game's module loading) can say 'open' with it
       this.opts.onMessage(msg);
+      if (first) this.opts.onStatus('open');
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
