@@ -37,6 +37,12 @@ def parser() -> argparse.ArgumentParser:
     add("--floor", action="store_true",
         help="then run the floor (crisp/bench/floor.py: the stack with no rules) under the "
              "same load, and print both rows and the ratios (Redis or a cluster only)")
+    add("--outside-floor", action="store_true",
+        help="then also the outside floor (crisp/bench/outside_floor.py: the same definition, "
+             "written apart, no code shared) under the same load: the floor must cost what it "
+             "costs (Redis only)")
+    add("--no-crisp", action="store_true",
+        help="with --floor / --outside-floor: run only the floor(s), not `crisp serve`")
     add("--aof", action="store_true", help="Redis with append-only on (appendfsync everysec)")
     add("--url", help="target a running server (http://127.0.0.1:PORT) instead")
     add("--server-workers", type=int, default=1, metavar="N", help="uvicorn workers per process")
@@ -88,6 +94,10 @@ def _invalid(args: argparse.Namespace) -> str | None:
         return "loopback targets only"
     if args.floor and (args.url or (args.store != "redis" and not args.cluster)):
         return "--floor needs --store redis or --cluster (and no --url)"
+    if args.outside_floor and (args.url or args.store != "redis" or args.cluster):
+        return "--outside-floor needs --store redis (one Redis, no --url)"
+    if args.no_crisp and not (args.floor or args.outside_floor):
+        return "--no-crisp runs the floors only: give --floor or --outside-floor"
     if (args.server_procs > 1 or args.proxy != "none") and args.url:
         return "--server-procs and --proxy start the servers: not with --url"
     if args.server_procs > 1 and args.store != "redis" and not args.cluster:
@@ -115,10 +125,10 @@ def main(argv: list[str]) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    kinds = ([] if args.no_crisp else ["crisp"]) + (["floor"] if args.floor else []) \
+        + (["outside"] if args.outside_floor else [])  # fmt: skip
     try:
-        reports = [run_target(args, "crisp")]
-        if args.floor:
-            reports.append(run_target(args, "floor"))
+        reports = [run_target(args, kind) for kind in kinds]
     except RuntimeError as exc:
         print(f"crisp bench: {exc}", file=sys.stderr)
         return 2
@@ -126,10 +136,10 @@ def main(argv: list[str]) -> int:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     if args.json:
-        out: Any = reports[0] if len(reports) == 1 else {"crisp": reports[0], "floor": reports[1]}
+        out: Any = reports[0] if len(reports) == 1 else dict(zip(kinds, reports, strict=True))
         print(json.dumps(out, indent=2))
     else:
         print("\n\n".join(table(r) for r in reports))
-        if len(reports) == 2:
-            print("\n" + compare(reports[0], reports[1]))
+        if len(reports) > 1:
+            print("\n" + compare(*reports))
     return 0 if all(r["answered"] > 0 for r in reports) else 1

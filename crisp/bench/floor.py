@@ -1,29 +1,35 @@
-"""The stack's floor: what a server on Crisp's stack costs per action with no rules.
+"""The floor: the least a server on Crisp's stack must do per action (issue 38).
 
-`crisp bench --floor` runs this next to `crisp serve` under the same driver and
-load (docs/benchmarks.md, issue 13). It is FastAPI + uvicorn (httptools, the
-websockets sans-I/O protocol, no per-message deflate) + redis.asyncio, and it
-speaks just enough of Crisp's protocol for the bench's clients to play:
+`crisp bench --floor` runs this beside `crisp serve` under the same driver and
+load (docs/benchmarks.md, "The floor"). It is FastAPI + uvicorn (httptools, the
+websockets sans-I/O protocol, no per-message deflate, uvloop) + redis.asyncio +
+orjson, and speaks just enough of Crisp's protocol for the bench's clients:
 
-- `POST /api/rooms` and `POST /api/rooms/{code}/players` give a seat
-  (`code`, `player_id`, `token`); the room document lives in Redis.
+- `POST /api/rooms` and `POST /api/rooms/{code}/players` give a seat (`code`,
+  `player_id`, `token`); the room document lives in Redis.
 - `/ws/{code}`: `hello` with the token, then a full update; the host's
   `options` and `start`, then the seats take turns: `draw`, then `swap` or
-  `discard` (every other message is refused with `illegal`). No rule is
-  checked beyond whose turn it is, no timer runs, nothing is hidden but the
-  held card.
-- Each accepted action is ONE pipelined Redis round trip: GET of the document,
-  SET of the new one, PUBLISH of the new one on the room's channel (on a Redis
-  Cluster, `--redis redis+cluster://...`: SPUBLISH, the document and its channel
-  in one slot, and SSUBSCRIBE on one connection per master). Every
-  process with sockets of the room subscribes to its channel, parses each
-  message once, and sends each of its seats a realistic view (the shape and
-  size of Crisp's view, `json.dumps` per seat), one seat after another.
+  `discard`. The only rule is whose turn it is (so that the clients play);
+  anything else is refused with `illegal`.
 
-Each process keeps the room as last published (it subscribed before its first
-socket's update) and builds the next document from it: there is no
-compare-and-set, no look-once, no timers, no presence. That is the point: it is
-the floor under any server on this stack.
+Per accepted action, and nothing else:
+
+1. the client's frame is parsed once (orjson);
+2. ONE pipelined Redis round trip: GET of the room's document (a server reads
+   what it writes over), SET of the new one, PUBLISH of the change on the
+   room's channel (on a Redis Cluster, `redis+cluster://`: SPUBLISH, and
+   SSUBSCRIBE on one connection per master);
+3. every process with sockets of the room reads the message on its one pub/sub
+   connection and parses it once (orjson);
+4. each of the room's seats on that process gets its own view (the shape and
+   size of Crisp's, about 1.2 KB: what a seat may see differs per seat),
+   encoded once (orjson) and written to its socket.
+
+No compare-and-set, no timers, no presence, no metrics, no logging on the path:
+each process keeps the room as last made or published and builds the next one
+from it. `crisp/bench/outside_floor.py` is an independent floor of the same
+definition that shares no code with this one: `crisp bench --outside-floor`
+measures both in one invocation (they must agree within 10 %).
 
     python -m crisp.bench.floor --port 8100 --redis redis://127.0.0.1:6379/0 [--workers 2]
 
@@ -37,7 +43,6 @@ import argparse
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import secrets
@@ -45,6 +50,7 @@ import string
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 import uvicorn
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -62,24 +68,21 @@ PREFIX = "floor:room:"
 ENV_REDIS = "FLOOR_REDIS_URL"
 CARDS = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10",
                                           "J", "Q", "K")]  # fmt: skip
-# Crisp's wire names (the floor speaks the same protocol to the same clients), as
-# module names: a member looked up on its class costs about 0.3 us in Python 3.11.
-LOBBY_, PLAYING_ = Status.LOBBY, Status.PLAYING
-OPTIONS, START, DRAW, SWAP, DISCARD = A.OPTIONS, A.START, A.DRAW, A.SWAP, A.DISCARD
+# Crisp's wire names, as module names (a member looked up on its class costs ~0.3 us).
+LOBBY_, PLAYING_ = str(Status.LOBBY), str(Status.PLAYING)
+OPTIONS, START, DRAW, SWAP, DISCARD = (str(A.OPTIONS), str(A.START), str(A.DRAW), str(A.SWAP),
+                                       str(A.DISCARD))  # fmt: skip
 ROUND_STARTED, OPTIONS_SET, DREW, SWAPPED, DISCARDED = (
-    K.ROUND_STARTED, K.OPTIONS, K.DREW, K.SWAPPED, K.DISCARDED)
-STOCK = Source.STOCK
-HELLO, UPDATE, ERROR = MessageType.HELLO, MessageType.UPDATE, MessageType.ERROR
-ILLEGAL = ErrorCode.ILLEGAL
+    str(K.ROUND_STARTED), str(K.OPTIONS), str(K.DREW), str(K.SWAPPED), str(K.DISCARDED))
+STOCK = str(Source.STOCK)
+HELLO, UPDATE, ERROR = str(MessageType.HELLO), str(MessageType.UPDATE), str(MessageType.ERROR)
+ILLEGAL = str(ErrorCode.ILLEGAL)
 TURN_KINDS = (SWAP, DISCARD)
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+dumps, loads = orjson.dumps, orjson.loads
 
 
 def new_room(code: str) -> dict[str, Any]:
-    """A room document of about the size of Crisp's (a deck, hands, token hashes)."""
+    """A room document: a deck, hands, token hashes (about 1 KB with 4 seats)."""
     return {"v": 1, "code": code, "version": 0, "status": LOBBY_,
             "options": {"limit": 100, "draw_seconds": None, "discard_draw": False},
             "players": [], "round": 0, "dealer": None, "turn": None, "holding": None,
@@ -87,29 +90,30 @@ def new_room(code: str) -> dict[str, Any]:
 
 
 def add_player(room: dict[str, Any], name: str, token: str) -> str:
-    pid = f"p{len(room['players']) + 1}"
-    hand = CARDS[len(room["players"]) * 3 : len(room["players"]) * 3 + 3]
-    room["players"].append({"id": pid, "name": name, "total": 0,
-                            "ready": False, "hand": hand,
+    n = len(room["players"])
+    pid = f"p{n + 1}"
+    room["players"].append({"id": pid, "name": name, "total": 0, "ready": False,
+                            "hand": CARDS[n * 3 : n * 3 + 3],
                             "token": hashlib.sha256(token.encode()).hexdigest()})  # fmt: skip
     return pid
 
 
 def view_for(room: dict[str, Any], pid: str) -> dict[str, Any]:
-    """A view shaped like Crisp's (protocol.md), for seat `pid`."""
+    """What seat `pid` sees: the shape and size of Crisp's view (protocol.md)."""
     players = room["players"]
     turn = room["turn"]
     mine = turn is not None and players[turn]["id"] == pid
     holding = room["holding"] if mine else None
     if room["status"] == LOBBY_:
-        legal = [OPTIONS, START] if players and players[0]["id"] == pid else []
+        legal = [OPTIONS, START] if players[0]["id"] == pid else []
     elif mine:
         legal = list(TURN_KINDS) if holding else [DRAW]
     else:
         legal = []
+    discard = room["discard"]
     return {
         "version": room["version"], "status": room["status"], "options": room["options"],
-        "host": players[0]["id"] if players else None, "you": pid,
+        "host": players[0]["id"], "you": pid, "watching": False,
         "players": [{"id": p["id"], "name": p["name"], "seat": i, "connected": True,
                      "is_bot": False, "bot_level": None, "away": False, "total": p["total"],
                      "ready": p["ready"], "cards": [None, None, None]}
@@ -121,9 +125,9 @@ def view_for(room: dict[str, Any], pid: str) -> dict[str, Any]:
             "final": False, "kings": []},
         "crisp": {"caller": None, "window": None, "windows": [], "final_turns_left": []},
         "peek_ends_at": None, "stock_count": len(room["stock"]),
-        "discard_top": room["discard"][-1] if room["discard"] else None,
-        "discard_count": len(room["discard"]), "holding": holding, "legal": legal,
-        "last_round": None, "winners": [], "code": room["code"], "locked": False,
+        "discard_top": discard[-1] if discard else None, "discard_count": len(discard),
+        "holding": holding, "legal": legal, "last_round": None, "winners": [], "history": [],
+        "game": "crisp", "code": room["code"], "locked": False, "watchers": 0, "lag_ms": None,
     }  # fmt: skip
 
 
@@ -161,27 +165,23 @@ def play(room: dict[str, Any], pid: str, kind: str) -> dict[str, Any] | None:
 
 
 class Floor:
-    """One process: its Redis clients, the rooms it has sockets in, their sockets.
-    On a Redis Cluster (`redis+cluster://`) the documents go through the cluster
-    client and room messages use sharded pub/sub (`SPUBLISH`, and `SSUBSCRIBE` on
-    one connection per master), as Crisp's store does."""
+    """One process: its Redis client, its pub/sub connection(s), the rooms it has
+    sockets in (as last made or published) and their sockets."""
 
     def __init__(self, url: str) -> None:
         self.cluster = url.split("://", 1)[0].lower().endswith("+cluster")
         self.redis: Any
         if self.cluster:
             self.redis = RedisCluster.from_url(url.replace("+cluster", "", 1),
-                                               decode_responses=True, max_connections=64)
+                                               max_connections=64)  # fmt: skip
         else:
-            # A bounded, blocking pool, as Crisp's store has: under load an action waits
+            # Bounded and blocking, as Crisp's store's pool: under load an action waits
             # for a connection instead of failing with "Too many connections".
-            pool = BlockingConnectionPool.from_url(url, decode_responses=True,
-                                                   max_connections=64, timeout=5)
+            pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=5)
             self.redis = Redis.from_pool(pool)
         self.publish_command = "SPUBLISH" if self.cluster else "PUBLISH"
         self.pubsubs: dict[str, PubSub] = {}  # node name ("" on one Redis) -> its pub/sub
-        self.rooms: dict[str, dict[str, Any]] = {}  # the newest, made here or published
-        self.sent: dict[str, int] = {}  # the version last fanned out, per room
+        self.rooms: dict[str, dict[str, Any]] = {}
         self.sockets: dict[str, dict[str, Seat]] = {}  # code -> pid -> seat
         self.readers: list[asyncio.Task[None]] = []
 
@@ -190,7 +190,7 @@ class Floor:
             await self.redis.initialize()
             return
         ps = self.pubsubs[""] = self.redis.pubsub()
-        await ps.subscribe(PREFIX + "-")  # the reader needs one channel
+        await ps.subscribe(PREFIX + "-")  # listen() needs one channel
         self.readers.append(asyncio.create_task(self._read(ps)))
 
     async def stop(self) -> None:
@@ -212,8 +212,7 @@ class Floor:
         ps = self.pubsubs.get(node.name)
         fresh = ps is None
         if ps is None:
-            ps = self.pubsubs[node.name] = Redis(host=node.host, port=node.port,
-                                                 decode_responses=True).pubsub()
+            ps = self.pubsubs[node.name] = Redis(host=node.host, port=node.port).pubsub()
         await ps.ssubscribe(channel)
         if fresh:
             self.readers.append(asyncio.create_task(self._read(ps)))
@@ -228,32 +227,29 @@ class Floor:
             await ps.sunsubscribe(channel)
 
     async def _read(self, ps: PubSub) -> None:
-        while True:
-            msg = await ps.get_message(timeout=1.0)
-            if msg is not None and msg["type"] in ("message", "smessage"):
-                await self._fan_out(msg["channel"][len(PREFIX) :], msg["data"])
+        async for msg in ps.listen():
+            if msg["type"] in ("message", "smessage"):
+                await self._fan_out(msg["channel"][len(PREFIX) :].decode(), msg["data"])
 
-    async def _fan_out(self, code: str, text: str) -> None:
-        room = json.loads(text)  # once per message per process
+    async def _fan_out(self, code: str, data: bytes) -> None:
         seats = self.sockets.get(code)
-        if seats is None or room["version"] <= self.sent.get(code, -1):
+        if seats is None:
             return
-        self.sent[code] = room["version"]
+        room = loads(data)  # once per message per process
         if room["version"] > self.rooms[code]["version"]:
             self.rooms[code] = room  # a change made by another process
         events = room["events"]
         for pid, seat in list(seats.items()):
-            shown = [e if e.get("player") == pid or "card" not in e else {**e, "card": None}
-                     for e in events]  # fmt: skip
-            await seat.send(room, pid, shown)
+            await seat.send(room, pid, events)
 
     async def change(self, code: str, new: dict[str, Any]) -> None:
         """One round trip: GET (as a server reads before it writes), SET, PUBLISH."""
-        text = _dumps(new)
+        text = dumps(new)
+        key = PREFIX + code
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(PREFIX + code)
-            pipe.set(PREFIX + code, text)
-            pipe.execute_command(self.publish_command, PREFIX + code, text)
+            pipe.get(key)
+            pipe.set(key, text)
+            pipe.execute_command(self.publish_command, key, text)
             await pipe.execute()
 
 
@@ -266,10 +262,10 @@ class Seat:
 
     async def send(self, room: dict[str, Any], pid: str, events: list[dict[str, Any]]) -> None:
         self.seq += 1
-        text = _dumps({"type": UPDATE, "seq": self.seq, "now": 0,
+        frame = dumps({"type": UPDATE, "seq": self.seq, "now": 0,
                        "view": view_for(room, pid), "events": events})  # fmt: skip
         with contextlib.suppress(Exception):
-            await self.ws.send_text(text)
+            await self.ws.send_text(frame.decode())
 
 
 def _code() -> str:
@@ -301,7 +297,7 @@ def create_app() -> FastAPI:
         code, token = _code(), secrets.token_urlsafe(24)
         room = new_room(code)
         pid = add_player(room, str(body.get("name", "?")), token)
-        await floor.redis.set(PREFIX + code, _dumps(room))
+        await floor.redis.set(PREFIX + code, dumps(room))
         return {"code": code, "player_id": pid, "token": token}
 
     @app.post("/api/rooms/{code}/players")
@@ -310,20 +306,20 @@ def create_app() -> FastAPI:
         text = await floor.redis.get(PREFIX + code)
         if text is None:
             raise HTTPException(404)
-        room, token = json.loads(text), secrets.token_urlsafe(24)
+        room, token = loads(text), secrets.token_urlsafe(24)
         pid = add_player(room, str(body.get("name", "?")), token)
-        await floor.redis.set(PREFIX + code, _dumps(room))
+        await floor.redis.set(PREFIX + code, dumps(room))
         return {"code": code, "player_id": pid, "token": token}
 
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        hello = json.loads(await ws.receive_text())
+        hello = loads(await ws.receive_text())
         text = await floor.redis.get(PREFIX + code)
         if text is None or hello.get("type") != HELLO:
             await ws.close(4401)
             return
-        room = json.loads(text)
+        room = loads(text)
         digest = hashlib.sha256(str(hello.get("token")).encode()).hexdigest()
         pid = next((p["id"] for p in room["players"] if p["token"] == digest), None)
         if pid is None:
@@ -340,12 +336,11 @@ def create_app() -> FastAPI:
             # every client has connected).
             await seat.send(floor.rooms[code], pid, [])
             while True:
-                msg = json.loads(await ws.receive_text())
-                kind, ref = msg.get("type"), msg.get("id")
-                new = play(floor.rooms[code], pid, str(kind))
+                msg = loads(await ws.receive_text())
+                new = play(floor.rooms[code], pid, str(msg.get("type")))
                 if new is None:
-                    await ws.send_text(_dumps({"type": ERROR, "code": ILLEGAL,
-                                               "message": "not now", "ref": ref}))  # fmt: skip
+                    await ws.send_text(dumps({"type": ERROR, "code": ILLEGAL, "message": "not now",
+                                              "ref": msg.get("id")}).decode())  # fmt: skip
                     continue
                 floor.rooms[code] = new  # the next action builds on it, published or not
                 await floor.change(code, new)
@@ -358,7 +353,6 @@ def create_app() -> FastAPI:
             if not seats:
                 floor.sockets.pop(code, None)
                 floor.rooms.pop(code, None)
-                floor.sent.pop(code, None)
                 with contextlib.suppress(Exception):
                     await floor.unsubscribe(code)
 

@@ -143,6 +143,8 @@ def table(r: dict[str, Any]) -> str:
     target = f"{c['store']} store, {procs}" if c["store"] else c["url"]
     if c.get("target") == "floor":
         target = f"the floor (crisp/bench/floor.py), {procs}, {c['store']}"
+    elif c.get("target") == "outside":
+        target = f"the outside floor (crisp/bench/outside_floor.py), {procs}, {c['store']}"
     rows = [
         ("target", target),
         ("rooms x players", f"{c['rooms']} x {c['players']}  (pace {c['pace']}: think "
@@ -233,17 +235,27 @@ COMPARED: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      ""),
     ("others' CPU on the machine", lambda r: r["machine"]["others_pct"], " %"),
 ]
+LOAD: tuple[str, Callable[[dict[str, Any]], Any], str] = (
+    "load average (1 min, at the end)", lambda r: r["machine"]["loadavg_1m"], "")
 
 
-def compare(crisp: dict[str, Any], floor: dict[str, Any]) -> str:
-    """Crisp and the floor side by side, and Crisp's figure over the floor's."""
-    rows = [("", "crisp", "floor", "crisp / floor")]
-    for label, get, unit in COMPARED:
-        a, b = get(crisp), get(floor)
-        ratio = f"{a / b:.2f}x" if isinstance(a, int | float) and isinstance(b, int | float) \
-            and b else "-"
-        rows.append((label, f"{a}{unit}", f"{b}{unit}", ratio))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+def compare(*reports: dict[str, Any]) -> str:
+    """Reports side by side (Crisp, the floor, the outside floor: whichever ran, in
+    that order), and each one's figure over the last one's: Crisp over the floor,
+    the floor over the outside floor (docs/benchmarks.md, "The floor")."""
+    names = [r["config"].get("target") or "crisp" for r in reports]
+    pairs = [(i, i + 1) for i in range(len(reports) - 1)]
+    rows = [("", *names, *(f"{names[a]} / {names[b]}" for a, b in pairs))]
+    for label, get, unit in [*COMPARED, LOAD]:
+        values = [get(r) for r in reports]
+        ratios = []
+        for a, b in pairs:
+            x, y = values[a], values[b]
+            ok = isinstance(x, int | float) and isinstance(y, int | float) and y
+            ratios.append(f"{x / y:.2f}x" if ok else "-")
+        rows.append((label, *(f"{v}{unit}" for v in values), *ratios))
+    n = len(rows[0])
+    widths = [max(len(row[i]) for row in rows) for i in range(n)]
     lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
                        for i, cell in enumerate(row)) for row in rows]  # fmt: skip
     return "side by side (same driver, same load, one after the other):\n" + "\n".join(lines)

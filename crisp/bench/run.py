@@ -284,11 +284,12 @@ def _start_servers(args: argparse.Namespace, kind: str, store_url: str | None,
     for i in range(args.server_procs):
         server: CrispServer | FloorServer
         name = "server" if i == 0 else f"server-{i + 1}"
-        if kind == "floor":
+        if kind in ("floor", "outside"):
             assert store_url is not None
             env = {**os.environ, looplag.ENV: lag_dir}
             server = start_floor(env, store_url, workers=args.server_workers,
-                                 log=args.server_log)  # fmt: skip
+                                 log=args.server_log,
+                                 module="floor" if kind == "floor" else "outside_floor")
         else:
             url = store_url
             if url and args.redis_max_connections:
@@ -305,7 +306,8 @@ def _start_servers(args: argparse.Namespace, kind: str, store_url: str | None,
 
 def run_target(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     """One run against `kind` ("crisp": `crisp serve`, or `--url`; "floor": the floor,
-    crisp/bench/floor.py), each with its own Redis; raises RuntimeError if a process
+    crisp/bench/floor.py; "outside": the outside floor, crisp/bench/outside_floor.py),
+    each with its own Redis; raises RuntimeError if a process
     does not start."""
     lag_dir = tempfile.mkdtemp(prefix="crisp-bench-lag-")
     work = tempfile.mkdtemp(prefix="crisp-bench-")

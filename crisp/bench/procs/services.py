@@ -202,24 +202,26 @@ def redis_counters(url: str) -> dict[str, int]:
 
 
 class FloorServer(Proc):
-    """`python -m crisp.bench.floor` on 127.0.0.1:`port` (docs/benchmarks.md)."""
+    """`python -m crisp.bench.floor` (or `.outside_floor`) on 127.0.0.1:`port`
+    (docs/benchmarks.md)."""
 
     def __init__(self, port: int, cmd: list[str], env: Mapping[str, str],
-                 log: str | Path | None) -> None:  # fmt: skip
-        super().__init__("floor", cmd, env, log=log)
+                 log: str | Path | None, name: str = "floor") -> None:  # fmt: skip
+        super().__init__(name, cmd, env, log=log)
         self.port = port
         self.base = f"http://{HOST}:{port}"
 
 
 def start_floor(
     env: Mapping[str, str], redis_url: str, *, workers: int = 1, timeout: float = 60.0,
-    log: str | Path | None = None,
+    log: str | Path | None = None, module: str = "floor",
 ) -> FloorServer:
-    """Start the floor server (crisp/bench/floor.py) on a free port with Redis at
+    """Start the floor server (crisp/bench/floor.py; `module="outside_floor"`: the
+    outside floor, crisp/bench/outside_floor.py) on a free port with Redis at
     `redis_url` and wait until it answers; RuntimeError if it does not start."""
     port = free_port()
-    cmd = [sys.executable, "-m", "crisp.bench.floor", "--port", str(port),
+    cmd = [sys.executable, "-m", f"crisp.bench.{module}", "--port", str(port),
            "--workers", str(workers), "--redis", redis_url]  # fmt: skip
-    server = FloorServer(port, cmd, env, log)
+    server = FloorServer(port, cmd, env, log, module)
     server.wait_until(lambda: http_ok(server.base + "/healthz"), timeout, "ready (/healthz)")
     return server
