@@ -28,7 +28,8 @@ from fastapi.responses import JSONResponse
 from redis.asyncio import BlockingConnectionPool, Redis
 
 REDIS_ENV = "OUTSIDE_FLOOR_REDIS"
-DECK = [rank + suit for suit in "CDHS" for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+DECK = [rank + suit for suit in "CDHS" for rank in RANKS]
 PLAYER_PAD = {"connected": True, "is_bot": False, "bot_level": None, "away": False,
               "ready": False, "cards": [None, None, None]}  # fmt: skip
 
@@ -74,7 +75,7 @@ class Table:
             legal = ["swap", "discard"] if self.holding else ["draw"]
         else:
             legal = []
-        view = {
+        view: dict[str, Any] = {
             "version": self.version, "status": "playing" if self.playing else "lobby",
             "options": {"limit": 100, "draw_seconds": None, "discard_draw": False,
                         "watchers": True},
@@ -199,7 +200,9 @@ def build() -> FastAPI:
                 table.version += 1
                 doc = table.doc()
                 async with redis.pipeline(transaction=False) as pipe:
-                    pipe.get(f"doc:{code}").set(f"doc:{code}", doc).publish(f"out:{code}", doc)
+                    pipe.get(f"doc:{code}")
+                    pipe.set(f"doc:{code}", doc)
+                    pipe.publish(f"out:{code}", doc)
                     await pipe.execute()
         except WebSocketDisconnect:
             pass
