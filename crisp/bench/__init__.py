@@ -10,6 +10,7 @@ Modules, each importing only those above it:
     stats      what a run's clients count
     pacing     how fast they play: the `table` and `fast` paces
     client     one websocket per seat, playing random legal moves at the pace
+    gameclient a seat of any registered game, played by that game's bot (--game)
     report     the figures of a run, its table, the side-by-side with the floor
     run        one run against one target: processes, ramp, warm-up, window
     soak/      the soak of issue 23 (`crisp bench soak`, its own map): servers on
@@ -17,6 +18,7 @@ Modules, each importing only those above it:
     cli        the `crisp bench` command line
     matrix     the named runs behind docs/benchmarks.md, and their summary table
     floor      the floor: the stack (FastAPI, uvicorn, redis.asyncio) with no rules
+    outside_floor  an independent floor of the same definition, sharing no code
     traced     `crisp serve` with every garbage-collector pause logged
     profile    a py-spy profile of the server summed by area and function
     lighthouse Lighthouse on the web client with applied mobile throttling

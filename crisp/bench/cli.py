@@ -21,6 +21,7 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
+from .gameclient import game_for
 from .pacing import PACES
 from .report import compare, table
 from .run import resolve_pace, run_target
@@ -79,6 +80,10 @@ def parser() -> argparse.ArgumentParser:
     add("--redis-account", action="store_true",
         help="MONITOR Redis during the window: its commands per action by the call that "
              "sent them (redis_account.py; costs Redis work: not for CPU figures)")
+    add("--game", metavar="ID",
+        help="rooms of this registered game (POST /api/rooms with \"game\"), each seat played "
+             "by the game's own computer player (gameclient.py); the floors keep their protocol")
+    add("--bot-level", default="easy", help="with --game: the level of the seats' bots")
     add("--seed", type=int, default=None)
     add("--no-uvloop", action="store_true")
     add("--json", action="store_true", help="print the report as JSON")
@@ -104,6 +109,15 @@ def _invalid(args: argparse.Namespace) -> str | None:
         return "several processes share rooms through Redis: --store redis or --cluster"
     if not 0 <= args.refused <= 1:
         return "--refused is a probability"
+    if args.game:
+        try:
+            game = game_for(args.game, args.players)
+        except ValueError as exc:
+            return str(exc)
+        if args.bot_level not in game.bot_levels:
+            return f"--bot-level: {args.game}'s levels are {', '.join(game.bot_levels)}"
+        if args.refused:
+            return "--refused sends Crisp's draw: not with --game"
     return None
 
 

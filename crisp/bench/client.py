@@ -156,9 +156,10 @@ class Client:
                         st.rounds += 1
                     elif ev["kind"] == _GAME_OVER_EVENT:
                         st.games += 1
+        self.observe(view, events)
         if self.inflight is not None:
             kind, sent, fields = self.inflight
-            if announces(events, kind, self.pid, fields):
+            if self.answered(events, kind, fields):
                 if self.d.t_measure <= sent < self.d.t_stop:
                     st.latencies.setdefault(kind, []).append((at - sent) * 1000)
                     st.answered += 1
@@ -167,6 +168,13 @@ class Client:
                     self._someone_refused()
         if self.inflight is None:
             self.plan(view)
+
+    def observe(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """What the seat makes of an update before it decides (a game's bot, gameclient.py)."""
+
+    def answered(self, events: list[dict[str, Any]], kind: str, fields: dict[str, Any]) -> bool:
+        """True if `events` (one update's) announce this seat's message in flight."""
+        return announces(events, kind, self.pid, fields)
 
     def _on_error(self, msg: dict[str, Any], at: float) -> None:
         st = self.d.stats

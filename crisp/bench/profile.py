@@ -1,7 +1,7 @@
 """Sum a py-spy profile of `crisp serve` by area and by function.
 
     py-spy record --nonblocking -r 50 -d 25 --format raw -o prof.txt -p SERVER_PID
-    python -m crisp.bench.profile prof.txt
+    python -m crisp.bench.profile prof.txt [CPU_MS_PER_ACTION]
 
 The raw format is one line per distinct stack, `frame;frame;...;leaf COUNT`, each
 frame `function (file:line)`. Prints the share of samples per area (the leaf's,
@@ -25,6 +25,64 @@ AREAS = [
     ("pydantic", "pydantic"), ("asyncio/", "asyncio (uvloop's C under Runner.run)"),
     ("prometheus_client", "prometheus"),
 ]  # fmt: skip
+# Issue 38's breakdown of an action: each sample goes to the category of its innermost
+# frame that one of these names (a file path fragment, or "file:function"), tried in
+# order on that frame; samples with no such frame go to the stack's own categories.
+CATEGORIES: list[tuple[str, str]] = [
+    ("crisp/server/wire/client.py", "parsing (client message)"),
+    ("pydantic", "parsing (client message)"),
+    ("crisp/server/rooms/round_record.py", "the round record"),
+    ("crisp/store/redis_logs.py", "the round record"),
+    ("crisp/server/rooms/leases.py", "presence leases"),
+    ("crisp/store/redis_leases.py", "presence leases"),
+    ("crisp/server/rooms/doccache.py", "the room's load and save (document)"),
+    ("crisp/server/rooms/document.py", "the room's load and save (document)"),
+    ("crisp/server/rooms/changes.py", "the room's load and save (document)"),
+    ("crisp/server/rooms/look_ledger.py", "owed looks"),
+    ("crisp/server/rooms/scheduler.py", "timers (deadline schedule)"),
+    ("crisp/server/rooms/loops.py", "timers (deadline schedule)"),
+    ("crisp/server/rooms/serverclock.py", "timers (deadline schedule)"),
+    ("crisp/store/redis_schedule.py", "timers (deadline schedule)"),
+    ("crisp/server/rooms/computer_seats.py", "computer seats"),
+    ("crisp/bots", "computer seats"),
+    ("crisp/server/wire/projection.py", "views per seat and encoding"),
+    ("crisp/engine/view.py", "views per seat and encoding"),
+    ("crisp/table/view.py", "views per seat and encoding"),
+    ("crisp/server/wire/frames.py", "views per seat and encoding"),
+    ("crisp/engine", "rules (engine, game, table)"),
+    ("crisp/games", "rules (engine, game, table)"),
+    ("crisp/table", "rules (engine, game, table)"),
+    ("crisp/store/redis_pubsub.py", "pub/sub receive and fan-out"),
+    ("crisp/store/redis_link.py", "pub/sub receive and fan-out"),
+    ("crisp/store/fanout.py", "pub/sub receive and fan-out"),
+    ("crisp/server/sockets/hub.py", "pub/sub receive and fan-out"),
+    ("crisp/server/sockets/connection.py", "socket writes (per seat)"),
+    ("crisp/server/edge/pings.py", "pings and network delay"),
+    ("crisp/server/sockets/lag.py", "pings and network delay"),
+    ("crisp/server/edge/ratelimit.py", "rate limits"),
+    ("crisp/server/edge/limits.py", "rate limits"),
+    ("crisp/server/ops/metrics.py", "metrics"),
+    ("prometheus_client", "metrics"),
+    ("crisp/store/timed.py", "metrics"),
+    ("crisp/server/ops/hooks.py", "metrics"),
+    ("crisp/server/ops/looplag.py", "the bench's loop-lag probe"),
+    ("crisp/server/ops/throttle.py", "logging"),
+    ("crisp/server/ops/logs.py", "logging"),
+    ("logging/", "logging"),
+    ("crisp/store", "Redis commands (the store)"),
+    ("redis/", "Redis commands (the store)"),
+    ("crisp/server/rooms/service.py", "the change (service)"),
+    ("crisp/server/sockets", "socket reads (endpoint)"),
+    ("crisp/server/edge", "websocket and HTTP edge"),
+    ("crisp/server", "server, other"),
+    ("websockets/", "websocket protocol (stack)"),
+    ("uvicorn/", "websocket protocol (stack)"),
+    ("starlette/", "ASGI (stack)"),
+    ("fastapi/", "ASGI (stack)"),
+    ("asyncio/", "event loop (stack)"),
+    ("uvloop", "event loop (stack)"),
+    ("gc", "garbage collector"),
+]  # fmt: skip
 PREFIXES = re.compile(r"/\S*?/(site-packages|python3\.\d+)/|/\S*?/(?=crisp/)")
 
 
@@ -34,7 +92,30 @@ def area(frame: str) -> str:
     return next((name for key, name in AREAS if key in path), "other")
 
 
-def summary(lines: list[str], top: int = 25) -> str:
+def category(frames: list[str]) -> str:
+    """The category (CATEGORIES) of a sample: its innermost frame that has one."""
+    for frame in reversed(frames):
+        found = re.search(r"\((.*?):\d+\)", frame)
+        path = found.group(1) if found else frame
+        for key, name in CATEGORIES:
+            if key in path:
+                return name
+    return "other"
+
+
+def categories(lines: list[str]) -> tuple[int, Counter[str]]:
+    """Samples in all, and by category."""
+    total = 0
+    out: Counter[str] = Counter()
+    for line in lines:
+        stack, _, count = line.rstrip("\n").rpartition(" ")
+        if stack and count.isdigit():
+            total += int(count)
+            out[category(stack.split(";"))] += int(count)
+    return total, out
+
+
+def summary(lines: list[str], top: int = 25, cpu_ms: float | None = None) -> str:
     total = 0
     own: Counter[str] = Counter()
     under: Counter[str] = Counter()
@@ -59,7 +140,12 @@ def summary(lines: list[str], top: int = 25) -> str:
     def pct(n: int) -> str:
         return f"{100 * n / total:5.1f} %"
 
-    out = [f"{total} samples", "", "own time by area:"]
+    _, cats = categories(lines)
+    out = [f"{total} samples", "", "by category (issue 38; the innermost frame that names one)"
+           + (f", ms of {cpu_ms} ms CPU per action:" if cpu_ms else ":")]
+    out += [f"  {pct(n)}" + (f"  {cpu_ms * n / total:6.3f} ms" if cpu_ms else "") + f"  {name}"
+            for name, n in cats.most_common()]  # fmt: skip
+    out += ["", "own time by area:"]
     out += [f"  {pct(n)}  {name}" for name, n in own_area.most_common()]
     out += ["", "any frame in the area:"]
     out += [f"  {pct(n)}  {name}" for name, n in any_area.most_common()]
@@ -72,11 +158,12 @@ def summary(lines: list[str], top: int = 25) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    """`python -m crisp.bench.profile PROFILE [CPU_MS_PER_ACTION]`."""
+    if len(argv) not in (1, 2):
         print(__doc__, file=sys.stderr)
         return 2
     with open(argv[0]) as f:
-        print(summary(f.readlines()))
+        print(summary(f.readlines(), cpu_ms=float(argv[1]) if len(argv) == 2 else None))
     return 0
 
 

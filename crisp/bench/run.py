@@ -26,6 +26,7 @@ import httpx
 from crisp.server.ops import looplag
 
 from .client import Client, Room
+from .gameclient import GameClient, game_for, hosted_check
 from .pacing import Pace, pace_for
 from .procs.child import Proc
 from .procs.cluster import RedisClusterProcs, start_redis_cluster
@@ -90,8 +91,10 @@ class Bench:
     """One run: opens the rooms, lets their clients play, measures a window. It is
     the clients' `Driver` (client.py)."""
 
-    def __init__(self, args: argparse.Namespace, target: Target, lag_dir: str | None) -> None:
+    def __init__(self, args: argparse.Namespace, target: Target, lag_dir: str | None,
+                 game: str | None = None) -> None:  # fmt: skip
         self.args = args
+        self.game = game  # --game: seats play it with its bots (gameclient.py)
         self.target = target
         self.lag_dir = lag_dir  # the servers' loop-lag probe (crisp/server/ops/looplag.py)
         self.pace: Pace = args.pace_obj
@@ -127,7 +130,10 @@ class Bench:
             seats: list[dict[str, Any]] = []
             for k in range(n):
                 path = "/api/rooms" if k == 0 else f"/api/rooms/{seats[0]['code']}/players"
-                r = await http.post(self.target.urls[0] + path, json={"name": f"bench{i}-{k}"})
+                body = {"name": f"bench{i}-{k}"}
+                if self.game and k == 0:
+                    body["game"] = self.game
+                r = await http.post(self.target.urls[0] + path, json=body)
                 r.raise_for_status()
                 seats.append(r.json())
         except (httpx.HTTPError, KeyError, ValueError) as exc:
@@ -135,8 +141,13 @@ class Bench:
             self.stats.fail_reasons[f"http:{type(exc).__name__}"] += n
             return
         room = Room(seats[0]["code"], len(seats))
-        room.clients = [Client(self, room, s["player_id"], s["token"], k == 0)
-                        for k, s in enumerate(seats)]  # fmt: skip
+        if self.game:
+            game = game_for(self.game, n)
+            room.clients = [GameClient(self, room, s["player_id"], s["token"], k == 0, game,
+                                       self.args.bot_level) for k, s in enumerate(seats)]
+        else:
+            room.clients = [Client(self, room, s["player_id"], s["token"], k == 0)
+                            for k, s in enumerate(seats)]  # fmt: skip
         self.clients.extend(room.clients)
         self.rooms.append(room)
         await asyncio.gather(*(c.open("ws" + self._next_url()[4:], self.target.tls)
@@ -173,6 +184,11 @@ class Bench:
         t_start = time.perf_counter()
         async with httpx.AsyncClient(limits=limits, timeout=30, trust_env=False,
                                      verify=self.target.tls or True) as http:  # fmt: skip
+            if self.game:
+                listing = await http.get(self.target.urls[0] + "/api/games")
+                problem = hosted_check(self.game, listing.json() if listing.is_success else {})
+                if problem:
+                    raise RuntimeError(problem)
             for first in range(0, a.rooms, a.ramp_batch):
                 if time.perf_counter() - t_start > a.ramp_timeout:
                     st.fail_reasons["ramp_timeout"] += (a.rooms - first) * a.players
@@ -327,7 +343,8 @@ def run_target(args: argparse.Namespace, kind: str) -> dict[str, Any]:
                 target.tls = insecure_tls()
             else:
                 target.urls = [f"http://127.0.0.1:{p}" for p in ports]
-        bench = Bench(args, target, None if args.url else lag_dir)
+        game = args.game if kind == "crisp" else None  # the floors speak their own protocol
+        bench = Bench(args, target, None if args.url else lag_dir, game)
         factory: Callable[[], asyncio.AbstractEventLoop] | None = None
         if not args.no_uvloop:
             with contextlib.suppress(ImportError):
