@@ -25,7 +25,10 @@ Per accepted action, and nothing else:
    size of Crisp's, about 1.2 KB: what a seat may see differs per seat),
    encoded once (orjson) and written to its socket.
 
-No compare-and-set, no timers, no presence, no metrics, no logging on the path:
+The garbage collector is set as `crisp serve` sets it (crisp/server/ops/gctune.py:
+what start-up made frozen, thresholds raised): with the defaults a full collection
+of 4,000 sockets' objects stalls the loop for half a second, and that is a setting,
+not work. No compare-and-set, no timers, no presence, no metrics, no logging on the path:
 each process keeps the room as last made or published and builds the next one
 from it. `crisp/bench/outside_floor.py` is an independent floor of the same
 definition that shares no code with this one: `crisp bench --outside-floor`
@@ -60,7 +63,7 @@ from redis.asyncio.cluster import RedisCluster
 from crisp.engine import ActionType as A
 from crisp.engine import ErrorCode, Source, Status
 from crisp.engine import EventKind as K
-from crisp.server.ops import looplag
+from crisp.server.ops import gctune, looplag
 from crisp.server.wire.vocabulary import MessageType
 
 log = logging.getLogger("floor")
@@ -278,6 +281,7 @@ def create_app() -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await floor.start()
+        gctune.tune()  # the collector as `crisp serve` sets it (a full collection: 0.5 s)
         probe = looplag.start_from_env()
         try:
             yield

@@ -6,7 +6,8 @@ The definition: FastAPI + uvicorn + redis.asyncio, no rules, per action ONE
 pipelined round trip of GET + SET + PUBLISH, and a view of Crisp's size (about
 1.2 KB of JSON) sent to each of the room's 4 seats. It speaks only what the
 bench's clients need: seats over HTTP, `hello`, the host's `options`/`start`,
-then turns of `draw` and `swap`/`discard`.
+then turns of `draw` and `swap`/`discard`. Its garbage collector is set as the
+stack's servers set it (start-up frozen, thresholds 20,000 / 20 / 50).
 
     python -m crisp.bench.outside_floor --port 8200 --redis redis://127.0.0.1:6379/0
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import secrets
 from contextlib import asynccontextmanager, suppress
@@ -121,6 +123,11 @@ def build() -> FastAPI:
     async def lifespan(_: FastAPI) -> Any:
         await pubsub.subscribe("out:-")
         task = asyncio.create_task(listen())
+        # The stack's collector setting (as any server of thousands of sockets needs):
+        # start-up's objects out of every scan, young collections rarer.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(20_000, 20, 50)
         yield
         task.cancel()
         with suppress(asyncio.CancelledError):
