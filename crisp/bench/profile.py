@@ -25,9 +25,8 @@ AREAS = [
     ("pydantic", "pydantic"), ("asyncio/", "asyncio (uvloop's C under Runner.run)"),
     ("prometheus_client", "prometheus"),
 ]  # fmt: skip
-# Issue 38's breakdown of an action: each sample goes to the category of its innermost
-# frame that one of these names (a file path fragment, or "file:function"), tried in
-# order on that frame; samples with no such frame go to the stack's own categories.
+# Issue 38's breakdown of an action: each sample goes to one category (`category`),
+# named by a path fragment of a frame's file, tried in this order on that frame.
 CATEGORIES: list[tuple[str, str]] = [
     ("crisp/server/wire/client.py", "parsing (client message)"),
     ("pydantic", "parsing (client message)"),
@@ -92,14 +91,28 @@ def area(frame: str) -> str:
     return next((name for key, name in AREAS if key in path), "other")
 
 
+STICKY = ("pydantic", "prometheus_client", "logging/")  # theirs wherever called from
+ENTRY = ("crisp/__main__.py", "crisp/cli.py", "crisp/server/main.py")  # under every sample
+
+
 def category(frames: list[str]) -> str:
-    """The category (CATEGORIES) of a sample: its innermost frame that has one."""
+    """The category (CATEGORIES) of a sample: that of its innermost frame of the
+    parser, the metrics or logging libraries if any, else of its innermost frame of
+    Crisp's (what Crisp called, the stack's time included: a socket write's, a Redis
+    call's), else of its innermost frame of the stack (the event loop's own time)."""
+    paths = []
     for frame in reversed(frames):
         found = re.search(r"\((.*?):\d+\)", frame)
         path = found.group(1) if found else frame
-        for key, name in CATEGORIES:
-            if key in path:
-                return name
+        if not path.endswith(ENTRY):
+            paths.append(path)
+    for keys in (STICKY, ("crisp/",), ("",)):
+        for path in paths:
+            if not any(k in path for k in keys):
+                continue
+            for key, name in CATEGORIES:
+                if key in path:
+                    return name
     return "other"
 
 
