@@ -115,14 +115,13 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_contract_audit_with_muggins_and_timers(n: int) -> None:
-    """The contract's audit (test_cribbage_contract.py runs it with the defaults)."""
+    """The contract's audit (tests/games/contract runs it with the defaults)."""
     assert play(GAME, n, SEED_BASE + 40 + n,
                 options={"muggins": True, "turn_seconds": 15, "target": 61}).moves
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
-def test_c10_1_every_level_plays_to_the_end(level: str) -> None:
-    assert play(GAME, 2, SEED_BASE + 17, level=level).moves
+# C10.1, every level plays to the end: tests/games/contract's
+# test_every_level_plays_to_the_end[cribbage-*] (the same games, once).
 
 
 def test_c9_1_public_counts_and_laid_cards() -> None:
