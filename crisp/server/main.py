@@ -9,7 +9,8 @@ from typing import Any
 import uvicorn
 from pydantic import ValidationError
 
-from crisp.server.edge.transport import WS_PROTOCOL, EdgeHttpProtocol, raise_file_limit
+from crisp.server.edge.transport import EdgeHttpProtocol, raise_file_limit
+from crisp.server.edge.wsprotocol import WS_PROTOCOL
 from crisp.server.ops.logs import log_config, uvicorn_level
 from crisp.server.ops.settings import Settings, describe_error
 from crisp.server.sockets.reading import HARD_MAX_BYTES

@@ -11,7 +11,8 @@ off in `main.run`, so a local process cannot claim to be someone else.
 Limits count per `client_key`: an IPv4 address, or the /64 network of an IPv6
 address (one subscriber usually holds a whole /64, so counting per IPv6 address
 would let one client be 2^64 clients). An IPv6 client also counts against its
-/48 (`wider_key`): a site is often given a /48, which holds 65,536 /64s.
+/48 (`wider_key`): a site is often given a /48, which holds 65,536 /64s. Both
+live in `ops/addresses.py`, so that the log throttle keys its lines the same way.
 """
 
 from __future__ import annotations
@@ -20,9 +21,16 @@ import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-IPV6_PREFIX = 64
-IPV6_SITE_PREFIX = 48
-UNKNOWN = "unknown"  # a client without an address (a unix socket, a test transport)
+from crisp.server.ops.addresses import (
+    IPV6_PREFIX,
+    IPV6_SITE_PREFIX,
+    UNKNOWN,
+    client_key,
+    wider_key,
+)
+
+__all__ = ["IPV6_PREFIX", "IPV6_SITE_PREFIX", "UNKNOWN", "TrustedProxies", "client_key",
+           "client_of", "wider_key"]
 
 
 class TrustedProxies:
@@ -47,35 +55,6 @@ class TrustedProxies:
 
     def __bool__(self) -> bool:
         return self.everyone or bool(self.networks)
-
-
-def client_key(host: str | None) -> str:
-    """The identity limits count by: an IPv4 address, an IPv6 /64 network
-    (`2001:db8:1:2::/64`), or the text as given when it is not an address."""
-    if not host:
-        return UNKNOWN
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:64]
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False))
-    return str(address)
-
-
-def wider_key(client: str) -> str | None:
-    """The /48 network around an IPv6 client's /64 (`client_key`), else None."""
-    if "/" not in client:
-        return None
-    try:
-        network = ipaddress.ip_network(client)
-    except ValueError:
-        return None
-    if not isinstance(network, ipaddress.IPv6Network) or network.prefixlen <= IPV6_SITE_PREFIX:
-        return None
-    return str(network.supernet(new_prefix=IPV6_SITE_PREFIX))
 
 
 def client_of(scope: Mapping[str, Any]) -> str:

@@ -6,9 +6,9 @@ one function into the connection's scope, `scope["crisp.ping"]`: `ping(on_pong)`
 writes a ping frame with a payload of its own and calls `on_pong(rtt_ms)` when the
 matching pong is read (the round trip from the write of the ping to the read of the
 pong, by the event loop's monotonic clock). It returns False when the socket is
-closing. Pongs it did not ask for go to uvicorn's own keepalive as before. The
-measuring itself (how often, which round trips count) is the socket's
-(`sockets/lag.py`).
+closing; while the transport is paused for writing it writes nothing (issue 39).
+Pongs it did not ask for go to uvicorn's own keepalive as before. The measuring
+itself (how often, which round trips count) is the socket's (`sockets/lag.py`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ class AppPings:
         loop: asyncio.AbstractEventLoop
         close_sent: bool
 
+        @property
+        def write_paused(self) -> bool: ...
+
     _app_pings: dict[bytes, tuple[float, Callable[[float], None]]]
 
     def handle_connect(self, event: Any) -> None:
@@ -47,6 +50,8 @@ class AppPings:
         socket is closing (nothing written)."""
         if self.close_sent or self.transport.is_closing():
             return False
+        if self.write_paused:  # issue 39: nothing is written to a paused transport
+            return True
         pending = self._app_pings
         while len(pending) >= MAX_IN_FLIGHT:  # pongs that never came
             del pending[next(iter(pending))]

@@ -3,8 +3,9 @@
 uvicorn reads request headers and websocket frames for the app, and has no
 header timeout of its own (its keep-alive timeout only runs between requests),
 no cap per client and no cap below the file limit. Its protocol classes are
-subclassed here (`EdgeHttpProtocol`, `EdgeWebSocketProtocol`, passed as `http=`
-and `ws=` by `main.uvicorn_options`), and a per-process `Guard` decides:
+subclassed here (`EdgeHttpProtocol`) and in wsprotocol.py (`EdgeWebSocketProtocol`),
+passed as `http=` and `ws=` by `main.uvicorn_options`, and a per-process `Guard`
+decides:
 
 - **per client**: a peer address (not a trusted proxy) may hold at most
   `CRISP_MAX_CONNECTIONS_PER_CLIENT` connections; more are closed at once;
@@ -22,9 +23,12 @@ and `ws=` by `main.uvicorn_options`), and a per-process `Guard` decides:
   `CRISP_HELLO_TIMEOUT_S`;
 - **connection rate**: a peer address may open at most `CRISP_CONNECT_RATE_PER_S`
   connections a second (a burst of twice that); more are closed at once;
-- **websockets**: a text frame that is not UTF-8 closes the socket with 1007,
-  without the traceback uvicorn would log; the closing handshake waits
-  `CLOSE_TIMEOUT_S` for the peer, not uvicorn's 10 s.
+- **websockets** (wsprotocol.py): a text frame that is not UTF-8 closes the
+  socket with 1007, without the traceback uvicorn would log; the closing
+  handshake waits `CLOSE_TIMEOUT_S` for the peer, not uvicorn's 10 s;
+- **kernel buffers** (issue 39, sockbuf.py): every accepted socket's `SO_SNDBUF`
+  is `CRISP_SOCKET_SNDBUF_BYTES`, and a websocket whose peer does not take what
+  was written is aborted at its close, never left an orphan (closing.py).
 
 The guard reaches the protocols through the lifespan state (`GUARD_KEY`), which
 uvicorn hands every protocol as `app_state`. Without it (another server, a test
@@ -34,7 +38,6 @@ client) these classes behave exactly like uvicorn's.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import resource
 import time
@@ -42,20 +45,16 @@ from typing import Any, cast
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from crisp.server.edge import sockbuf
 from crisp.server.edge.clients import TrustedProxies, client_key
-from crisp.server.edge.pings import AppPings
 from crisp.server.edge.ratelimit import TokenBucket
 from crisp.server.ops.hooks import ServerHooks
-from crisp.server.ops.throttle import LogThrottle
+from crisp.server.ops.throttle import LogCeiling, LogThrottle
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # pragma: no cover - httptools is part of uvicorn[standard]
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
-try:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-except ImportError:  # pragma: no cover - uvicorn before the sans-io websockets protocol
-    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 log = logging.getLogger("crisp.server.edge.transport")
 
@@ -107,8 +106,11 @@ class Guard:
         hooks: ServerHooks,
         log_interval_s: float = 30.0,
         connect_rate: float = 0.0,
+        send_buffer: int = 0,
+        log_ceiling: LogCeiling | None = None,
     ) -> None:
         self.max_total = max_total
+        self.send_buffer = send_buffer  # each accepted socket's SO_SNDBUF (0: the kernel's)
         self.connect_rate = connect_rate  # connections a second per client (0: no limit)
         self._openings: dict[str, TokenBucket] = {}
         self.max_per_client = max_per_client
@@ -121,11 +123,16 @@ class Guard:
         # hello: oldest first (dicts keep order), the ones a new connection may evict.
         self.waiting: dict[asyncio.BaseTransport, float] = {}
         self.prehello: dict[asyncio.BaseTransport, float] = {}
-        self._log = LogThrottle(log_interval_s)
+        self._log = LogThrottle(log_interval_s, ceiling=log_ceiling)
+        hooks.watch_sockets(self.kernel_queue)
 
     @property
     def open_count(self) -> int:
         return len(self.clients)
+
+    def kernel_queue(self) -> int:
+        """Bytes in the kernel send queues of this process's connections (/metrics)."""
+        return sum(sockbuf.unsent(transport) for transport in list(self.clients))
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
         """Let a new connection in (it then waits for headers), or refuse it."""
@@ -263,6 +270,7 @@ class _GuardedHttp(asyncio.Protocol):
             self._guard = None
             transport.close()
             return
+        sockbuf.cap_send_buffer(transport, self._guard.send_buffer)
         self._arm()
 
     def data_received(self, data: bytes) -> None:
@@ -324,47 +332,3 @@ if HttpToolsProtocol is not None:
 else:  # pragma: no cover
     EdgeHttpProtocol = EdgeH11Protocol
 
-
-if WebSocketsSansIOProtocol is not None:
-
-    class EdgeWebSocketProtocol(AppPings, WebSocketsSansIOProtocol):
-        """uvicorn's websockets protocol: a shorter closing handshake, 1007 for text
-        that is not UTF-8 (counted, never a traceback), the guard's release, and the
-        app's own timed pings (pings.py, R18.4)."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.close_timeout = CLOSE_TIMEOUT_S
-
-        def handle_connect(self, event: Any) -> None:
-            super().handle_connect(event)
-            guard = _guard_of(self)
-            scope = getattr(self, "scope", None)
-            if guard is not None and scope is not None:  # accepted: evictable until hello
-                guard.upgraded(self.transport)
-                scope["crisp.hello"] = functools.partial(guard.said_hello, self.transport)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            guard = _guard_of(self)
-            if guard is not None:
-                guard.release(self.transport)
-            super().connection_lost(exc)
-
-        def send_receive_event_to_app(self) -> None:
-            if self.curr_msg_data_type == "text" and not self.close_sent:
-                data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-                try:
-                    data.decode()
-                except UnicodeDecodeError:
-                    self.frames = []
-                    guard = _guard_of(self)
-                    if guard is not None:
-                        guard.hooks.connection_dropped("bad_utf8")
-                    self.conn.send_close(1007, "text frames must be UTF-8")
-                    self.handle_parser_exception()
-                    return
-            super().send_receive_event_to_app()
-
-    WS_PROTOCOL: type[asyncio.Protocol] | str = EdgeWebSocketProtocol
-else:  # pragma: no cover
-    WS_PROTOCOL = "auto"

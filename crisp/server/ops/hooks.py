@@ -9,6 +9,8 @@ never receive tokens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class ServerHooks:
     """No-op hooks. Override what you need."""
@@ -67,7 +69,12 @@ class ServerHooks:
         """The server closed a TCP connection at the edge (`per_client` or `total`: over
         a cap; `evicted`: an idle one closed to make room; `header_timeout`,
         `body_timeout`: too slow; `bad_utf8`: a websocket text frame that is not
-        UTF-8)."""
+        UTF-8; `not_reading`: a websocket aborted because its peer did not take
+        what was written, issue 39)."""
+
+    def watch_sockets(self, kernel_queue: Callable[[], int]) -> None:
+        """The edge's reading of the bytes in its sockets' kernel send queues, for
+        scrapes (issue 39)."""
 
     def log_suppressed(self, event: str, count: int) -> None:
         """`count` repeated log lines of `event` were left out (the throttle)."""

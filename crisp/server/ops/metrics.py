@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+from collections.abc import Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -27,6 +29,8 @@ from crisp.server.wire.vocabulary import CloseCode
 from crisp.store import OPS, Store
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+SOCKSTAT = "/proc/net/sockstat"
+PAGE = os.sysconf("SC_PAGE_SIZE")
 ROOM_COUNT_TIMEOUT_S = 1.0
 
 # Seconds. Action -> update is a store round trip or two plus fan-out: 1-100 ms.
@@ -37,6 +41,20 @@ STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 # Known close codes get their own label value; anything else a client sends is "other".
 CLOSE_CODES = frozenset(int(c) for c in CloseCode)
+
+
+def tcp_sockstat(path: str = SOCKSTAT) -> dict[str, int]:
+    """The `TCP:` line of `/proc/net/sockstat` (`inuse`, `orphan`, `tw`, `alloc`,
+    `mem` in pages), or {} where there is none."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("TCP:"):
+                    parts = line.split()[1:]
+                    return {parts[i]: int(parts[i + 1]) for i in range(0, len(parts) - 1, 2)}
+    except (OSError, ValueError):
+        pass
+    return {}
 
 
 def close_label(close_code: int | None) -> str:
@@ -132,6 +150,21 @@ class PrometheusHooks(ServerHooks):
             "crisp_log_suppressed_total",
             "Repeated log lines left out by the log throttle, by event", ["event"], registry=reg,
         )
+        # the kernel's side of the sockets (issue 39), read at scrape time
+        self._kernel_queue: Callable[[], int] | None = None
+        self.send_queue = Gauge(
+            "crisp_socket_send_queue_bytes",
+            "Bytes in the kernel send queues of this process's connections "
+            "(written, not yet acknowledged)", registry=reg,
+        )
+        self.tcp_orphans = Gauge(
+            "crisp_tcp_orphans", "TCP sockets the host holds with no process "
+            "(/proc/net/sockstat: orphan)", registry=reg,
+        )
+        self.tcp_memory = Gauge(
+            "crisp_tcp_memory_bytes", "The host's TCP buffer memory "
+            "(/proc/net/sockstat: mem, in bytes)", registry=reg,
+        )
         for op in OPS:  # every series exists from the start, at zero
             self.store_seconds.labels(op)
             self.store_failures.labels(op)
@@ -142,9 +175,23 @@ class PrometheusHooks(ServerHooks):
         """Set the gauges (called by GET /metrics). A store that does not answer
         within a second leaves `crisp_rooms_active` at its last value."""
         self.players_connected.set(players)
+        self.refresh_kernel()
         with contextlib.suppress(Exception):
             async with asyncio.timeout(ROOM_COUNT_TIMEOUT_S):
                 self.rooms_active.set(await store.room_count())
+
+    def watch_sockets(self, kernel_queue: Callable[[], int]) -> None:
+        self._kernel_queue = kernel_queue
+
+    def refresh_kernel(self) -> None:
+        """Set the gauges of the kernel's side of the sockets (issue 39)."""
+        if self._kernel_queue is not None:
+            with contextlib.suppress(Exception):
+                self.send_queue.set(self._kernel_queue())
+        tcp = tcp_sockstat()
+        if tcp:
+            self.tcp_orphans.set(tcp.get("orphan", 0))
+            self.tcp_memory.set(tcp.get("mem", 0) * PAGE)
 
     def render(self) -> bytes:
         """The registry in the Prometheus text format."""

@@ -87,6 +87,10 @@ class Settings(BaseSettings):
         default=600, ge=10,
         description="a room whose seats never connected is deleted after this long",
     )
+    empty_lobby_ttl_s: int = Field(
+        default=1800, ge=10,
+        description="a lobby with no connected human seat for this long is deleted",
+    )
     room_idle_ttl_s: int = Field(
         default=6 * 3600, ge=10, description="a room expires after this idle time"
     )
@@ -147,6 +151,14 @@ class Settings(BaseSettings):
     log_interval_s: float = Field(
         default=30.0, gt=0, le=3600,
         description="repeated client errors of one seat or address: one log line per interval",
+    )
+    log_ceiling_per_s: float = Field(
+        default=20.0, gt=0, le=100_000,
+        description="log lines about clients per second, all clients together (then counted)",
+    )
+    socket_sndbuf_bytes: int = Field(
+        default=32768, ge=0, le=64 << 20,
+        description="each accepted socket's kernel send buffer, SO_SNDBUF (0 = the kernel's)",
     )
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
     log_format: Literal["json", "text"] = "text"
