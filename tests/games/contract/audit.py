@@ -37,22 +37,48 @@ MAX_MOVES = 6000  # a game that has not ended by then is stuck (a bug)
 SEED_BASE = 90_417_253  # a seed too distinctive to appear in a view by chance
 
 
+CARDS = frozenset(r + s for r in "A23456789TJQK" for s in "SHDC")  # what CARD matches
+
+
 def ints_in(value: Any) -> list[int]:
     """Every integer in a JSON value."""
-    if isinstance(value, dict):
-        return [i for v in value.values() for i in ints_in(v)]
-    if isinstance(value, list | tuple):
-        return [i for v in value for i in ints_in(v)]
-    return [value] if isinstance(value, int) and not isinstance(value, bool) else []
+    return scan(value)[0]
 
 
 def cards_in(value: Any) -> list[str]:
     """Every card (a two-character string like "TS") in a JSON value."""
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in cards_in(v)]
-    if isinstance(value, list | tuple):
-        return [c for v in value for c in cards_in(v)]
-    return [value] if isinstance(value, str) and CARD.match(value) else []
+    return scan(value)[1]
+
+
+def scan(value: Any) -> tuple[list[int], list[str]]:
+    """Every integer (not a bool) and every card in a JSON value (dicts' values,
+    lists' and tuples' items), in one pass: the audit reads both of every view and
+    event, ~90,000 values a run of the contract suite (a walk without recursion
+    and a set of the 52 cards instead of the CARD pattern: a third of its time)."""
+    ints: list[int] = []
+    cards: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is str:
+            if v in CARDS or (v[-1:] == "\n" and CARD.match(v)):  # CARD's $: "TS\n" too
+                cards.append(v)
+        elif t is int:
+            ints.append(v)
+        elif t is dict:
+            stack.extend(reversed(v.values()))
+        elif t is list or t is tuple:
+            stack.extend(reversed(v))
+        elif isinstance(v, dict):
+            stack.extend(reversed(v.values()))
+        elif isinstance(v, list | tuple):
+            stack.extend(reversed(v))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            ints.append(v)
+        elif isinstance(v, str) and CARD.match(v):
+            cards.append(v)
+    return ints, cards
 
 
 @dataclass
@@ -94,10 +120,11 @@ class Auditor:
         if self.deck is None or not self.deck:
             self.deck = cards
         assert not cards or cards == self.deck, "cards are not conserved"
+        hiddens = {viewer: audited.hidden(state, viewer) for viewer in self.viewers}
         for viewer in self.viewers:
             view = game.view(state, viewer, now)
             assert game.view(again, viewer, now) == view, "a reloaded state shows otherwise"
-            self._clean(view, audited.hidden(state, viewer), f"view of {viewer}")
+            self._clean(view, hiddens[viewer], f"view of {viewer}")
             self.played.views += 1
             if viewer is None:
                 version = view.get("version")
@@ -114,7 +141,7 @@ class Auditor:
                 assert not set(ev.sealed) & set(seen), f"a sealed field reached {viewer}"
                 mine = (ev.private is not None and viewer in ev.private) or (
                     viewer is not None and ev.data.get("player") == viewer)
-                hidden = audited.hidden(state, viewer)
+                hidden = hiddens[viewer]
                 open_part = {k: v for k, v in seen.items()
                              if not (mine and (ev.private is not None or k in ev.secret))}
                 self._clean(open_part, hidden, f"event {ev.kind} to {viewer}")
@@ -124,8 +151,9 @@ class Auditor:
         text = json.dumps(value)
         assert self.seed not in text, f"the generator's seed in the {what}"
         assert '"seed"' not in text and '"rng"' not in text, f"a generator in the {what}"
-        assert not set(ints_in(value)) & self.rng_words, f"the generator's state in the {what}"
-        leaked = set(cards_in(value)) & hidden
+        ints, cards = scan(value)
+        assert not self.rng_words.intersection(ints), f"the generator's state in the {what}"
+        leaked = hidden.intersection(cards)
         assert not leaked, f"{what} shows hidden cards {sorted(leaked)}: {value}"
 
 
