@@ -10,9 +10,8 @@ from .api import Game
 DEFAULT = "crisp"
 
 # The built-in games' packages, in the order GET /api/games lists them; each
-# package exposes its `Game` as `GAME`. Registered is not hosted: the server lists
-# and seats the games of crisp/server/http/games.HOSTED (the table it holds today
-# is Crisp's: docs/architecture.md "The seam").
+# package exposes its `Game` as `GAME`. The server hosts every registered game
+# (crisp/server/wire/rules.py; docs/architecture.md "The seam").
 BUILTIN: tuple[str, ...] = (DEFAULT, "cribbage", "crapette")
 
 _games: dict[str, Game[Any, Any]] = {}

@@ -9,9 +9,9 @@ raises `GameError` (the table's codes: `TableError`; the game's: its own). The
 version grows with every change. Seats are named "p1", "p2", ... in the order
 they arrive, never reused.
 
-Not yet wired into the server (docs/architecture.md "The seam"): the server
-plays Crisp rooms through the engine; this is the table the server's rooms will
-hold for every game.
+The server holds it for every game but Crisp (crisp/table/room.py;
+docs/architecture.md "The seam"); Crisp's rooms are still played through its
+engine.
 """
 
 from __future__ import annotations
@@ -293,11 +293,13 @@ def advance(t: Table, ctx: Ctx) -> tuple[Table, list[Event]]:
 
 
 def act(t: Table, pid: str, message: Mapping[str, JSON], ctx: Ctx) -> tuple[Table, list[Event]]:
-    """A seat's game message: the game parses and applies it."""
+    """A seat's game message: the game parses it (what is not one of its messages is
+    `bad_message` in any phase), then applies it."""
     t.seat(pid)
+    action = t.game.parse(message)
     if t.play is None or t.over:
         raise refused(TableError.WRONG_PHASE, "no game is being played")
-    play, events = t.game.apply(t.play, pid, t.game.parse(message), ctx)
+    play, events = t.game.apply(t.play, pid, action, ctx)
     return _played(t, play, events, ctx.now)
 
 

@@ -24,7 +24,6 @@ import json
 import os
 import re
 import time
-import urllib.error
 from pathlib import Path
 from typing import Any
 
@@ -406,19 +405,13 @@ def test_how_to_play_has_the_worked_examples(harness: Page, lang: str) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
 
 
-# ---- a real room, once the server hosts Cribbage (crisp/server/http/games.py HOSTED)
+# ---- a real room
 
 
 def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> None:
-    """Give, lay and see the show of one hand against a computer player, through
-    the real server; skipped while `POST /api/rooms {"game": "cribbage"}` is
-    unknown_game."""
-    try:
-        host = server.post("/api/rooms", {"name": "Ana", "game": "cribbage"})
-    except urllib.error.HTTPError as e:
-        if e.code == 422:
-            pytest.skip("the server does not host cribbage rooms yet")
-        raise
+    """Cut for the deal, give, lay and see the show of one hand against a computer
+    player, through the real server."""
+    host = server.post("/api/rooms", {"name": "Ana", "game": "cribbage"})
     page = phone(viewport=SMALL)
     open_seat(page, server.base, host["code"], host)
     tap(page, "add-bot")
@@ -431,7 +424,10 @@ def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> Non
         v = view(page)
         seen.add(v["status"])
         me = v["you"]
-        if v["status"] == "give" and "give" in v["legal"]:
+        if "ready" in v["legal"] and not v["show"]:  # C7.5: the cut for the first deal
+            page.click("[data-testid=cb-ready]")
+            wait_view(page, f"v.version !== {v['version']}")
+        elif v["status"] == "give" and "give" in v["legal"]:
             page.click("[data-testid=cb-card-0]")
             page.click("[data-testid=cb-card-1]")
             page.click("[data-testid=cb-give]")

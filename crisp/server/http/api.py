@@ -14,6 +14,7 @@ from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import JSONResponse
 
 from crisp.engine import IllegalAction
+from crisp.games.registry import DEFAULT
 from crisp.server.context import ServerContext
 from crisp.server.edge.clients import client_of
 from crisp.server.edge.limits import Kind
@@ -126,10 +127,16 @@ async def create_room(
     name = _name(body)
     game = game_named(body)
     deck, dealer = _test_hooks(body, ctx.settings.test_hooks)
+    decks = None
+    if game != DEFAULT:  # v2: another game's test decks are its own, one per hand or seat
+        if "deck" in body:
+            raise ApiError(422, ServerErrorCode.BAD_DECK, "deck is Crisp's: give decks")
+        deck, decks = None, body.get("decks")
     await ctx.room_cap.check()
     await ctx.limits.spend(Kind.ROOMS, client_of(request.scope))
     try:
-        credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer, game=game)
+        credentials = await ctx.rooms.create(name, deck=deck, dealer=dealer, game=game,
+                                             decks=decks)
     except (IllegalAction, ValueError) as exc:  # a test deck or dealer the engine refuses
         message = str(getattr(exc, "message", exc))
         raise ApiError(422, ServerErrorCode.BAD_REQUEST, message) from exc

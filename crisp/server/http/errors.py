@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from crisp.engine import ActionError
+from crisp.games.api import GameError
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.wire.failures import (
     FAILURES,
@@ -42,7 +43,7 @@ def install_handlers(app: FastAPI, hooks: ServerHooks) -> None:
         )
 
     handled: tuple[type[Exception], ...] = (
-        ApiError, ActionError, RequestValidationError, StarletteHTTPException, *FAILURES,
+        ApiError, ActionError, GameError, RequestValidationError, StarletteHTTPException, *FAILURES,
         Exception,
     )
     for kind in handled:

@@ -4,8 +4,8 @@ the game a `POST /api/rooms` names.
 A game is listed with its seats, whether partners play as teams, every option
 with its default and its choices, and its computer players' levels; display
 names are the client's (i18n). The registry (crisp.games.registry) holds the
-games; the server hosts those its table can seat, `HOSTED` (today Crisp, whose
-rooms the server plays through the engine; docs/architecture.md "The seam").
+games; the server hosts every one of them (wire/rules.py: Crisp's rooms on its
+engine, every other game's on the generic table; docs/architecture.md "The seam").
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from crisp.games.api import Game
 from crisp.games.registry import DEFAULT, UnknownGame
 from crisp.server.wire.failures import ApiError
 from crisp.server.wire.vocabulary import ServerErrorCode
-
-HOSTED: tuple[str, ...] = (DEFAULT,)  # the games the table seats today
 
 router = APIRouter()
 
@@ -38,17 +36,16 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def hosted_games() -> list[Game[Any, Any]]:
-    """The games this server hosts, in `HOSTED`'s order. Only these are imported: a
-    game the server does not host is never loaded into it (`registry.all_games`
-    would import every built-in, a second or so of the event loop on a cold start)."""
-    return [registry.get(game_id) for game_id in HOSTED]
+    """The games this server hosts: every registered game (the built-ins in order,
+    then any other registered, such as a test's own game)."""
+    return registry.all_games()
 
 
 def game_named(body: dict[str, Any]) -> str:
     """The game a room-creating body names (`"game"`, default Crisp); 422
     `unknown_game` for anything this server does not host."""
     game_id = body.get("game", DEFAULT)
-    if not isinstance(game_id, str) or game_id not in HOSTED:
+    if not isinstance(game_id, str):
         raise ApiError(422, ServerErrorCode.UNKNOWN_GAME,
                        f"no game {game_id!r} here: GET /api/games lists the games")
     try:

@@ -16,6 +16,8 @@ once they are spent): a replay is built from the room's log, the dearest read.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -26,8 +28,11 @@ from crisp.server.http.api import _ctx
 from crisp.server.rooms.codes import normalize_code, player_of_token
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.round_record import Span, replay_of
+from crisp.server.wire import rules
 from crisp.server.wire.failures import ApiError, RoomBusy, RoomNotFound
 from crisp.server.wire.vocabulary import ServerErrorCode
+from crisp.table import room as game_table
+from crisp.table.room import GameTable
 
 READ_TRIES = 3  # the log changed between reading the document and the log (rare)
 
@@ -44,6 +49,8 @@ async def get_round(request: Request, code: str, n: int) -> JSONResponse:
         doc = await _room(request, room_code)
         assert room_code is not None
         _allowed(request, doc)
+        if rules.is_table(doc.state):  # one record per game, kept in its table
+            return JSONResponse(_table_replay(doc.state, n), headers={"Cache-Control": "no-store"})
         span = _finished(doc, n)
         entries = await ctx.store.read_log(room_code, span.first - doc.record.base,
                                            span.entries)
@@ -78,6 +85,16 @@ def _allowed(request: Request, doc: RoomDoc) -> None:
     elif not doc.state.options.watchers:
         raise ApiError(403, ServerErrorCode.NOT_ALLOWED,
                        "watching is off in this room: only its players see its rounds")
+
+
+def _table_replay(state: GameTable, n: int) -> dict[str, Any]:
+    """A table room's game record (R18.2), once the game is over."""
+    if n != 1 or state.table.play is None:
+        raise ApiError(404, ServerErrorCode.NO_ROUND, f"this game has no round {n}")
+    replay = game_table.replay(state)
+    if replay is None:
+        raise ApiError(409, ServerErrorCode.ROUND_IN_PLAY, "the game is being played")
+    return replay
 
 
 def _finished(doc: RoomDoc, n: int) -> Span:

@@ -23,12 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crisp import engine
-from crisp.engine import Event
 from crisp.engine.vocabulary import EventKind
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.rooms import computer_seats, round_record
+from crisp.server.wire import rules
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
 from crisp.server.rooms.serverclock import Clock
@@ -47,7 +46,7 @@ class Outcome:
     """What a mutation function decided: the new document and the engine events."""
 
     doc: RoomDoc
-    events: list[Event] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)  # rules.RoomEvent
     result: Any = None
     followed: bool = False  # its computer seats already follow the change (computer_seats.py)
 
@@ -165,8 +164,11 @@ class RoomChanges:
             else:
                 assert out is not None
                 save_id = secrets.token_hex(4)
-                record, log = round_record.follow(new_doc.record, out.events,
-                                                  new_doc.state.options, now)
+                if rules.is_table(new_doc.state):  # its game's record is in its table
+                    record = new_doc.record
+                else:
+                    record, log = round_record.follow(new_doc.record, out.events,
+                                                      new_doc.state.options, now)
                 new_doc = out.doc = _above_seen(
                     new_doc.with_(saves=(save_id, *new_doc.saves)[:RECENT_SAVES], record=record),
                     doc, self.docs.seen(room_code))
@@ -224,7 +226,7 @@ def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:
     """When the room next needs the scheduler: the engine's next deadline, the next
     computer move, or, for a room none of whose seats ever connected, its end
     (`unopened_end`), whichever is first."""
-    times = [t for t in (engine.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer),
+    times = [t for t in (rules.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer),
                          unopened_end(doc, unopened_ms)) if t is not None]
     return min(times) if times else None
 
@@ -250,7 +252,7 @@ _PLAYER_EVENTS: dict[str, tuple[str, str]] = {
 _DEBUG_EVENTS = frozenset({K.TIMEOUT, K.AWAY, K.BACK})
 
 
-def _log_events(room_code: str, doc: RoomDoc, events: list[Event]) -> None:
+def _log_events(room_code: str, doc: RoomDoc, events: list[Any]) -> None:
     """One log line per event worth an operator's attention (after its save)."""
     for ev in events:
         data = ev.data

@@ -43,6 +43,9 @@ from crisp import engine
 from crisp.bots import Memory, act_at, decide
 from crisp.engine import ActionError, Event, State
 from crisp.engine.computer import AWAY_LEVEL
+from crisp.server.rooms import table_computer
+from crisp.server.rooms.computer_types import Computer, ComputerSeat, Plan
+from crisp.server.wire import rules
 
 log = logging.getLogger("crisp.server.rooms.computer_seats")
 
@@ -51,40 +54,7 @@ MAX_MOVES = 16  # computer moves in one scheduler wake-up of a room, at most
 
 _RNG = random.SystemRandom()
 
-
-@dataclass(frozen=True)
-class Plan:
-    """When a computer seat acts on `need` (what it had to act on when planned);
-    `at` None: it decided to let this one pass (e.g. no crisp call)."""
-
-    need: str
-    at: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"need": self.need, "at": self.at}
-
-    @staticmethod
-    def from_json(raw: dict[str, Any]) -> Plan:
-        return Plan(str(raw["need"]), None if raw["at"] is None else int(raw["at"]))
-
-
-@dataclass(frozen=True)
-class ComputerSeat:
-    """A seat the computer plays: its memory (`Memory.to_json()`) and its next move."""
-
-    memory: dict[str, Any]
-    plan: Plan | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"memory": self.memory, "plan": None if self.plan is None else self.plan.to_json()}
-
-    @staticmethod
-    def from_json(raw: dict[str, Any]) -> ComputerSeat:
-        plan = raw.get("plan")
-        return ComputerSeat(dict(raw["memory"]), None if plan is None else Plan.from_json(plan))
-
-
-Computer = dict[str, ComputerSeat]
+__all__ = ["Computer", "ComputerSeat", "Plan", "follow", "next_move_ms", "play_due"]
 
 
 def played_seats(state: State) -> dict[str, str]:
@@ -133,12 +103,15 @@ def need_of(view: dict[str, Any]) -> str:
 
 
 def follow(
-    state: State, computer: Computer, events: list[Event], now: int, time_scale: float
+    state: rules.RoomState, computer: Computer, events: list[Any], now: int, time_scale: float
 ) -> Computer:
     """The computer seats after a change to `state` with `events`: new ones get a
     memory (rebuilt, R17.2), the others see the events as their seat does, seats
     the computer no longer plays are dropped (their player is back, R17.2), and
-    every seat that must act now has a plan."""
+    every seat that must act now has a plan. A table room's: table_computer.py."""
+    if rules.is_table(state):
+        return table_computer.follow(state, computer, events, now)
+    assert isinstance(state, State)
     seats = played_seats(state)
     if not seats:
         return {}
@@ -179,15 +152,21 @@ class Played:
     """What `play_due` did: the new state, its events, the computer seats after it,
     and the moves made as (seat, action type), in order."""
 
-    state: State
-    events: list[Event]
+    state: rules.RoomState
+    events: list[Any]
     computer: Computer
     moves: list[tuple[str, str]]
 
 
-def play_due(state: State, computer: Computer, now: int, time_scale: float) -> Played:
+def play_due(
+    state: rules.RoomState, computer: Computer, now: int, time_scale: float
+) -> Played | table_computer.Played:
     """Make the computer moves whose time has come, one at a time in time order,
-    each on the state the previous one left (and `follow` after each)."""
+    each on the state the previous one left (and `follow` after each). A table
+    room's: table_computer.py."""
+    if rules.is_table(state):
+        return table_computer.play_due(state, computer, now)
+    assert isinstance(state, State)
     events: list[Event] = []
     moves: list[tuple[str, str]] = []
     for _ in range(MAX_MOVES):

@@ -2,7 +2,7 @@
 
 Document (JSON text):
     {"v": 1, "code": "K7QX", "game": "crisp", "created_ms": ...,
-     "state": <engine State.to_json()>,
+     "state": <engine State.to_json(), or a table room's GameTable.to_json()>,
      "seats": {player_id: sha256(token) hex},
      "conns": {player_id: {"id": connection id, "n": connection number}},
      "locked": true, "seq": 7,
@@ -61,18 +61,18 @@ from typing import Any
 
 import orjson
 
-from crisp.engine import Event, State
 from crisp.games.registry import DEFAULT
-from crisp.server.rooms.computer_seats import Computer, ComputerSeat
+from crisp.server.rooms.computer_types import Computer, ComputerSeat
 from crisp.server.rooms.round_record import RecordMeta
 from crisp.server.wire.projection import Shared
+from crisp.server.wire.rules import RoomEvent, RoomState, event_from_json, state_from_json
 
 DOC_VERSION = 1
 _MESSAGE_HEAD = '{"t":"change","v":'
 _STATE_VERSION = ',"sv":'
 
 
-def _state_json(state: State) -> orjson.Fragment:
+def _state_json(state: RoomState) -> orjson.Fragment:
     """`state.to_json()` as JSON, to be put into a document or a message as it is."""
     return orjson.Fragment(orjson.dumps(state.to_json()))
 
@@ -99,7 +99,7 @@ class RoomDoc:
     """One room as stored: engine state plus each seat's token hash and connection."""
 
     room_code: str
-    state: State
+    state: RoomState  # Crisp's engine State, or a GameTable (wire/rules.py)
     token_hashes: dict[str, str]  # player id -> sha256(token) hex
     conns: dict[str, ConnRef] = field(default_factory=dict)
     created_ms: int = 0
@@ -145,7 +145,7 @@ class RoomDoc:
         conns = {pid: ConnRef(c["id"], int(c["n"])) for pid, c in data.get("conns", {}).items()}
         return cls(
             room_code=data["code"],
-            state=State.from_json(data["state"]),
+            state=state_from_json(data["state"]),
             token_hashes=dict(data["seats"]),
             conns=conns,
             created_ms=int(data.get("created_ms", 0)),
@@ -191,8 +191,8 @@ class Change:
     """A room as saved (store version `room_version`), with the events that produced
     it: a published change as decoded by each process, or a reloaded document."""
 
-    state: State
-    events: list[Event]
+    state: RoomState
+    events: list[RoomEvent]
     conns: dict[str, ConnRef]
     player_ids: frozenset[str]  # the players holding a seat after the change
     room_version: int  # the store's version of the document
@@ -212,20 +212,20 @@ class Change:
         return cls.of_save(doc, [], room_version)
 
     @classmethod
-    def of_save(cls, doc: RoomDoc, events: list[Event], room_version: int) -> Change:
+    def of_save(cls, doc: RoomDoc, events: list[RoomEvent], room_version: int) -> Change:
         """The change a save of `doc` as store version `room_version` publishes."""
         return cls(doc.state, events, dict(doc.conns), frozenset(doc.token_hashes),
                    room_version, doc.locked, len(doc.watchers))
 
 
-def save_texts(doc: RoomDoc, events: list[Event], room_version: int) -> tuple[str, str]:
+def save_texts(doc: RoomDoc, events: list[RoomEvent], room_version: int) -> tuple[str, str]:
     """The document's text and its `change_message`, the state serialised once."""
     state_json = _state_json(doc.state)
     return doc.dumps(state_json), change_message(doc, events, room_version, state_json)
 
 
 def change_message(
-    doc: RoomDoc, events: list[Event], room_version: int,
+    doc: RoomDoc, events: list[RoomEvent], room_version: int,
     state_json: orjson.Fragment | None = None,
 ) -> str:  # fmt: skip
     """The pub/sub message for a document saved as store version `room_version`, and
@@ -275,8 +275,8 @@ def parse_message(text: str) -> Change | None:
     if not isinstance(data, dict) or data.get("t") != "change":
         return None
     return Change(
-        state=State.from_json(data["state"]),
-        events=[Event.from_json(ev) for ev in data["events"]],
+        state=state_from_json(data["state"]),
+        events=[event_from_json(ev) for ev in data["events"]],
         conns={pid: ConnRef(c["id"], int(c["n"])) for pid, c in data["conns"].items()},
         player_ids=frozenset(data["seats"]),
         room_version=int(data["v"]),

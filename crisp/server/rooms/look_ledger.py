@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from crisp import engine
 from crisp.engine import Event
 from crisp.engine.vocabulary import EventKind
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.wire.rules import RoomState
 from crisp.store import OutcomeUnknown, Store, StoreUnavailable
 
 log = logging.getLogger("crisp.server.rooms.look_ledger")
@@ -51,14 +53,17 @@ def shown_look(ev: Event, pid: str) -> int | None:
     return None
 
 
-def plan(state: engine.State, events: list[Event], pid: str, known: int) -> tuple[list[Event], int]:
+def plan(state: RoomState, events: list[Any], pid: str, known: int) -> tuple[list[Any], int]:
     """The events of an update of `state` for `pid`, before redaction, and the highest
-    look `seq` above `known` they show (0 if none).
+    look `seq` above `known` they show (0 if none). A table room owes no look (its
+    events go as they are: R16.3's looks are Crisp's).
 
     `known`: every look up to this `seq` reached a live connection of the seat. The
     peeks still owed (valid looks above `known` that `events` does not show) come
     first, in the order they arose; then `events`, without peeks at or below
     `known` (delivered already)."""
+    if not isinstance(state, engine.State):
+        return events, 0
     in_events = {s for ev in events if (s := shown_look(ev, pid)) is not None}
     owed = [ev for ev in engine.owed_peeks(state, pid, known) if ev.look not in in_events]
     kept = without_peeks(events, pid, known) if in_events else events
@@ -66,7 +71,7 @@ def plan(state: engine.State, events: list[Event], pid: str, known: int) -> tupl
     return owed + kept, max((s for s in shown if s > known), default=0)
 
 
-def without_peeks(events: list[Event], pid: str, upto: int, above: bool = False) -> list[Event]:
+def without_peeks(events: list[Any], pid: str, upto: int, above: bool = False) -> list[Any]:
     """`events` without `pid`'s peeks at or below `upto` (with `above`: above it)."""
     out = []
     for ev in events:

@@ -27,12 +27,11 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from crisp import engine
-from crisp.engine.clock import at_moment
 from crisp.server.rooms.changes import Outcome
 from crisp.server.rooms.codes import ALPHABET, hash_token, new_token, player_of_token
 from crisp.server.rooms.document import ConnRef, RoomDoc
 from crisp.server.rooms.service import Rooms, SeatCredentials
+from crisp.server.wire import rules
 from crisp.server.wire.failures import RoomNotFound
 from crisp.store import Store
 
@@ -136,7 +135,7 @@ class SeatMoves:
         def fn(doc: RoomDoc, now: int) -> Outcome:
             if doc.token_hashes.get(pid) != was:  # moved since, or removed (R17.5)
                 raise MoveNotFound(raw_code)
-            state, events = engine.set_connected(doc.state, pid, False, now)
+            state, events = rules.set_connected(doc.state, pid, False, now)
             last = max([doc.conn_seq, *(c.n for c in doc.conns.values())])
             new = doc.with_(state=state, token_hashes={**doc.token_hashes, pid: hash_token(token)},
                             conns={**doc.conns, pid: ConnRef(MOVED, last + 1)}, conn_seq=last + 1)
@@ -153,7 +152,7 @@ class SeatMoves:
 
 def _check_host_may_move(doc: RoomDoc, caller: str, target: str, now: int) -> None:
     """R18.5: only the host moves another seat, and only a human seat that is away."""
-    state = at_moment(doc.state, now)
+    state = rules.at_moment(doc.state, now)
     if caller != state.host or state.host_pending:
         raise NotHost()
     player = next((p for p in state.players if p.id == target), None)

@@ -12,13 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from crisp import engine
-from crisp.engine import Action, ErrorCode, Event, IllegalAction, State
-from crisp.engine import actions as engine_actions
-from crisp.engine.clock import at_moment
+from crisp.engine import Action, ErrorCode, IllegalAction
 from crisp.engine.vocabulary import LOBBY
 from crisp.games.registry import DEFAULT
 from crisp.server.edge.names import name_key
@@ -41,6 +39,7 @@ from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.serverclock import Clock
 from crisp.server.rooms.watch_count import closed_to_watchers
+from crisp.server.wire import rules
 from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
 from crisp.store import Store, StoreUnavailable
 
@@ -64,7 +63,7 @@ class SeatCredentials:
 
 
 def room_summary(
-    room_code: str, state: State, now: int, locked: bool = False, watchers: int = 0,
+    room_code: str, state: rules.RoomState, now: int, locked: bool = False, watchers: int = 0,
     game: str = DEFAULT,
 ) -> dict[str, Any]:
     """The public facts about a room (GET /api/rooms/{code}): its game (v2), its
@@ -73,7 +72,7 @@ def room_summary(
     return {
         "code": room_code,
         "game": game,
-        "status": at_moment(state, now).status,
+        "status": rules.status(state, now),
         "options": state.options.to_json(),
         "players": [
             {"id": p.id, "name": p.name, "connected": p.connected, "is_host": p.id == state.host}
@@ -139,15 +138,12 @@ class Rooms:
 
     async def create(
         self, name: str, *, deck: list[str] | None = None, dealer: int | None = None,
-        game: str = DEFAULT,
+        game: str = DEFAULT, decks: list[list[str]] | None = None,
     ) -> SeatCredentials:
-        """A new room of `game` (http/games.py) in the lobby, its creator host p1."""
-        state = engine.new_table(
-            name,
-            options=None,
-            time_scale=self.time_scale,
-            test_deck=deck,
-            test_dealer=dealer,
+        """A new room of `game` (http/games.py) in the lobby, its creator host p1
+        (`deck`: Crisp's test deck; `decks`: another game's, protocol v2)."""
+        state = rules.new_room(
+            game, name, time_scale=self.time_scale, deck=deck, decks=decks, dealer=dealer,
             now=self.clock.now_ms(),  # R17.2: a host who never connects is away 20 s later
         )
         token = new_token()
@@ -175,11 +171,11 @@ class Rooms:
         key = name_key(name)
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            if doc.locked and doc.state.status == LOBBY:  # a started game: game_started
+            if doc.locked and rules.status(doc.state, now) == LOBBY:  # a started game: game_started
                 raise RoomLocked(room_code)
             if any(name_key(p.name) == key for p in doc.state.players):
                 raise NameTaken(name)
-            state, pid, events = engine.add_player(doc.state, name, now)
+            state, pid, events = rules.add_player(doc.state, name, now)
             token_hashes = {**doc.token_hashes, pid: hash_token(token)}
             return Outcome(doc.with_(state=state, token_hashes=token_hashes), list(events), pid)
 
@@ -205,7 +201,7 @@ class Rooms:
                 token is not None and player_of_token({pid: doc.token_hashes[pid]}, token) != pid
             ):
                 raise SeatGone(pid)
-            state, events = engine.set_connected(doc.state, pid, True, now)
+            state, events = rules.set_connected(doc.state, pid, True, now)
             new = doc.next_conn(pid, conn_id).with_(state=state)
             return Outcome(new, list(events), new.conns[pid].n)
 
@@ -225,7 +221,7 @@ class Rooms:
             player = next((p for p in doc.state.players if p.id == pid), None)
             if old is not None and player is not None and player.connected:
                 return Outcome(doc, [], old.n)  # nothing was lost
-            state, events = engine.set_connected(doc.state, pid, True, now)
+            state, events = rules.set_connected(doc.state, pid, True, now)
             new = doc.next_conn(pid, conn_id).with_(state=state)
             return Outcome(new, list(events), new.conns[pid].n)
 
@@ -247,9 +243,9 @@ class Rooms:
                 return None
             conns = {k: v for k, v in doc.conns.items() if k != pid}
             state = doc.state
-            events: list[Event] = []
+            events: list[Any] = []
             if pid in doc.token_hashes and any(p.id == pid for p in state.players):
-                state, evs = engine.set_connected(state, pid, False, now, since)
+                state, evs = rules.set_connected(state, pid, False, now, since)
                 events = list(evs)
             return Outcome(doc.with_(state=state, conns=conns), events)
 
@@ -258,9 +254,12 @@ class Rooms:
 
     # ---- game actions and timers ----
 
-    async def act(self, room_code: str, pid: str, action: Action) -> int | None:
-        """Apply an engine action (the client message's `to_action()`); raises
-        IllegalAction, RoomNotFound, SeatGone, RoomBusy. Returns the state version it
+    async def act(
+        self, room_code: str, pid: str, action: Action | Mapping[str, Any]
+    ) -> int | None:
+        """Apply an engine action (the client message's `to_action()`), or for a table
+        room the client message itself (game_table.apply); raises IllegalAction or
+        GameError, RoomNotFound, SeatGone, RoomBusy. Returns the state version it
         was saved as.
 
         Seats the action removed (kick, leave) lose their token: in the lobby the seat
@@ -269,13 +268,12 @@ class Rooms:
         the host opens the room again (`set_locked`); removing a computer player does
         not lock it.
         """
-        # a human's kick locks the room; removing a computer player does not
-        kicked = action.player if isinstance(action, engine_actions.Kick) else None
+        kicked = rules.kicked(action)  # a human's kick locks the room; a bot's removal not
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
             if pid not in doc.token_hashes:
                 raise SeatGone(pid)
-            state, events = engine.apply(doc.state, pid, action, now)
+            state, events = rules.apply(doc.state, pid, action, now)
             new = _seat_holders(doc, state)
             if not state.options.watchers:  # R18.1: watching off, nobody counted
                 new = closed_to_watchers(new)
@@ -327,8 +325,8 @@ class Rooms:
             end = unopened_end(doc, self.unopened_ms)
             if end is not None and end <= now:
                 raise _Unopened(room_code)
-            due = engine.next_deadline(doc.state)
-            state, events = engine.advance(doc.state, now)
+            due = rules.next_deadline(doc.state)
+            state, events = rules.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
                 self.hooks.timer_fired(room_code, max(0, now - due))
             seats = computer_seats.follow(state, doc.computer, list(events), now, self.time_scale)
@@ -384,7 +382,7 @@ class Rooms:
         return None if saved is None else saved.outcome
 
 
-def _seat_holders(doc: RoomDoc, state: State) -> RoomDoc:
+def _seat_holders(doc: RoomDoc, state: rules.RoomState) -> RoomDoc:
     """`doc` with `state`, and tokens and connections only for the human seats left:
     a seat removed in the lobby is gone, one removed during a game is the
     computer's now and its token is revoked (R17.5: its hello gets 4403)."""

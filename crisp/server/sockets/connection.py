@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
-from crisp.engine import Event, State
+from crisp.server.wire.rules import RoomEvent, RoomState, is_table
 from crisp.server.ops.faults import crash_at
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.document import Change
@@ -46,7 +46,7 @@ MAX_MARKS = 32  # accepted actions awaiting their update, per socket
 
 @dataclass(frozen=True)
 class _Snapshot:
-    state: State
+    state: RoomState
     locked: bool
     watchers: int = 0
 
@@ -119,6 +119,7 @@ class Connection:
         self.lease = Lease(room_code, player_id, self.id)  # its presence (leases.py)
         self.lag = LagMeter()  # its network delay (lag.py, R18.4)
         self.n: int | None = None  # this connection's number for the seat, once saved
+        self.table_room = False  # a generic table's room (wire/rules.py), known at `snapshot`
         self.seq = 0
         self.last_version = -1
         self.started = False
@@ -136,7 +137,7 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         self._writing = False
         # the table last written, for `resend` (one reference: the State is the room's)
-        self._last: tuple[State, list[Event], bool, Shared | None, int] | None = None
+        self._last: tuple[RoomState, list[RoomEvent], bool, Shared | None, int] | None = None
 
     # ---- producers (never block) ----
 
@@ -145,10 +146,12 @@ class Connection:
         name = f"ws-writer-{self.room_code}-{self.player_id}"
         self._task = asyncio.create_task(self._writer(), name=name)
 
-    def snapshot(self, state: State, locked: bool = False, watchers: int = 0) -> None:
+    def snapshot(self, state: RoomState, locked: bool = False, watchers: int = 0) -> None:
         """Queue the first update after hello: the full view, and as events only the
         looks the seat is owed (R16.3). `locked`: the room's lobby is locked
-        (`RoomDoc.locked`); `watchers`: how many watch (R18.1)."""
+        (`RoomDoc.locked`); `watchers`: how many watch (R18.1). It also says the
+        room's kind: a table room's messages are its game's (`table_room`)."""
+        self.table_room = is_table(state)
         self._put(_Snapshot(state, locked, watchers))
 
     def deliver(self, change: Change, *, refresh: bool = False) -> None:
@@ -311,7 +314,7 @@ class Connection:
                                change.watchers)
 
     async def _send_state(
-        self, state: State, raw: list[Event], locked: bool, shared: Shared | None = None,
+        self, state: RoomState, raw: list[RoomEvent], locked: bool, shared: Shared | None = None,
         watchers: int = 0,
     ) -> None:  # fmt: skip
         """Write the update of `state` with the events `raw` (and the owed looks).
@@ -351,8 +354,8 @@ class Connection:
             self._report(self._marks.popleft())
 
     async def _claim_looks(
-        self, events: list[Event], top: int
-    ) -> tuple[list[Event], tuple[int, int] | None]:
+        self, events: list[RoomEvent], top: int
+    ) -> tuple[list[RoomEvent], tuple[int, int] | None]:
         """Claim the looks up to `top` for this socket (R16.3): `events` without the
         peeks another connection of the seat has shown, and the claim to give back if
         the write fails, (top, previous mark), or None."""

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -48,6 +49,12 @@ from crisp.server.wire.failures import (
     describe_validation,
     error_body,
     failure_of,
+)
+from crisp.server.wire.table_messages import (
+    TABLE_MESSAGE,
+    is_room_message,
+    table_message,
+    type_of,
 )
 from crisp.server.wire.vocabulary import CloseCode, EndReason, MessageType, Refusal, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
@@ -297,6 +304,11 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
         _error(conn, ctx, ErrorCode.BAD_MESSAGE, what)
         return
     ref = _ref_of(data)
+    if conn.table_room and not is_room_message(data):  # its game's own (crisp/table/room.py)
+        await _act(conn, ctx, type_of(data), received, ref,
+                   lambda: ctx.rooms.act(conn.room_code, conn.player_id, table_message(data)),
+                   refused_as=TABLE_MESSAGE)
+        return
     try:
         msg = parse_client(data)
     except ValidationError as exc:
@@ -306,15 +318,31 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
     if isinstance(msg, Hello):
         _error(conn, ctx, ErrorCode.BAD_MESSAGE, "hello was already received", ref)
         return
-    kind = msg.type
+    if isinstance(msg, Lock):
+        locked = msg.locked
+        await _act(conn, ctx, msg.type, received, ref,
+                   lambda: ctx.rooms.set_locked(conn.room_code, conn.player_id, locked))
+        return
+    action_msg = msg
+
+    def act() -> Awaitable[int | None]:
+        action = lag.with_allowance(action_msg.to_action(), conn.lag)  # R18.4
+        return ctx.rooms.act(conn.room_code, conn.player_id, action)
+
+    await _act(conn, ctx, msg.type, received, ref, act)
+
+
+async def _act(conn: Connection, ctx: ServerContext, kind: str, received: float,
+               ref: str | None, call: Callable[[], Awaitable[int | None]],
+               refused_as: str | None = None) -> None:
+    """Make one change of the room (`call`: its version, or None if nothing changed),
+    answering a refusal with its error (or close) and reporting it to the hooks as
+    `kind` (`refused_as` when refused: a table room's message type is reported
+    only once its game took it, so a client cannot make up metric labels)."""
     started = time.perf_counter()
     error: str | None = None
     try:
-        if isinstance(msg, Lock):
-            version = await ctx.rooms.set_locked(conn.room_code, conn.player_id, msg.locked)
-        else:
-            action = lag.with_allowance(msg.to_action(), conn.lag)  # R18.4
-            version = await ctx.rooms.act(conn.room_code, conn.player_id, action)
+        version = await call()
         if version is not None:
             conn.action_saved(kind, received, version)
     except Exception as exc:
@@ -333,7 +361,8 @@ async def _handle_text(conn: Connection, ctx: ServerContext, text: str, received
             if isinstance(exc, OutcomeUnknown):  # the client waits for its next update
                 ctx.hub.refresh(conn)
     finally:
-        ctx.hooks.action(conn.room_code, kind, time.perf_counter() - started, error)
+        reported = kind if error is None or refused_as is None else refused_as
+        ctx.hooks.action(conn.room_code, reported, time.perf_counter() - started, error)
 
 
 # ---- the end ----

@@ -25,12 +25,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from crisp.engine import State
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, ConnRef, RoomDoc, message_versions, parse_message
 from crisp.server.rooms.seat_moves import MOVED
 from crisp.server.sockets.connection import Connection
+from crisp.server.wire.rules import RoomState
 from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Store, StoreUnavailable
 
@@ -128,7 +128,7 @@ class Hub:
 
     def _judge(
         self, conn: Connection, conns: dict[str, ConnRef], player_ids: frozenset[str] | None,
-        state: State | None = None,
+        state: RoomState | None = None,
     ) -> bool:  # fmt: skip
         """Close `conn` if kicked or replaced, or a watcher's once watching is off or
         the room has no seat left (R18.1, R17.5; `state`: the change's table); True

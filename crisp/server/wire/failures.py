@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from crisp.engine import ActionError, ErrorCode
+from crisp.games.api import GameError
 from crisp.server.wire.vocabulary import CloseCode, EndReason, ServerErrorCode
 from crisp.store import OutcomeUnknown, StoreUnavailable
 
@@ -176,6 +177,9 @@ def failure_of(exc: BaseException) -> Failure | None:
     if isinstance(exc, ActionError):  # IllegalAction, or InvalidAction (bad_message)
         status = 409 if exc.code in _CONFLICTS else 422
         return Failure(str(exc.code), str(exc.message), status, rule=exc.rule)
+    if isinstance(exc, GameError):  # a table room's refusal: the table's or its game's
+        status = 409 if exc.code in _CONFLICTS else 422
+        return Failure(str(exc.code), exc.message, status, rule=exc.rule)
     if isinstance(exc, ApiError):
         return Failure(exc.error_code, exc.message, exc.status)
     if isinstance(exc, RequestValidationError):

@@ -33,7 +33,9 @@ from crisp.engine import Event, State
 from crisp.engine.clock import at_moment
 from crisp.engine.view import seat_fields
 from crisp.games.registry import DEFAULT as CRISP
+from crisp.server.wire import rules
 from crisp.server.wire.vocabulary import MessageType
+from crisp.table.room import GameEvent, GameTable
 
 SHARE_MS = 20
 
@@ -70,13 +72,16 @@ def room_fields(view: dict[str, Any], room_code: str, locked: bool, watchers: in
 
 
 def plain_update(
-    state: State, room_code: str, locked: bool, pid: str | None, seq: int, now: int,
+    state: rules.RoomState, room_code: str, locked: bool, pid: str | None, seq: int, now: int,
     events: list[dict[str, Any]], lag_ms: int | None = None, watchers: int = 0,
 ) -> str:  # fmt: skip
     """The update as one `json.dumps` of the whole payload (the reference). `pid`
     None: a watcher's (R18.1)."""
-    view = dict(engine.view_for(state, pid, now))
-    room_fields(view, room_code, locked, watchers)
+    if isinstance(state, GameTable):
+        view = table_view(state, room_code, locked, pid, now, watchers)
+    else:
+        view = dict(engine.view_for(state, pid, now))
+        room_fields(view, room_code, locked, watchers)
     view["lag_ms"] = lag_ms
     return dumps({"type": MessageType.UPDATE, "seq": seq, "now": now, "view": view,
                   "events": events})
@@ -100,6 +105,51 @@ def _list(words: list[str]) -> str:
         if len(_LISTS) < 4096:
             _LISTS[key] = text
     return text
+
+
+def table_view(
+    state: GameTable, room_code: str, locked: bool, pid: str | None, now: int, watchers: int
+) -> dict[str, Any]:
+    """A table room's view (rules.view_for) with what the server adds for every game:
+    `code`, `locked`, `watchers` (R18.1) and `history`, the game's replay once it
+    is over (R18.2: one record per game)."""
+    view = rules.view_for(state, pid, now)
+    view["code"] = room_code
+    view["locked"] = locked
+    view["watchers"] = watchers
+    over = state.table.over
+    view["history"] = ([{"round": 1, "winners": list(state.table.winners),
+                         "replay": f"/api/rooms/{room_code}/rounds/1"}] if over else [])
+    return view
+
+
+class TableFrame:
+    """A table room at one moment (`Frame`'s interface): each viewer's view made
+    from the game's `view`, which may differ in any field between seats."""
+
+    __slots__ = ("_locked", "_room_code", "_state", "_watchers", "now")
+
+    def __init__(
+        self, state: GameTable, room_code: str, locked: bool, now: int, watchers: int = 0
+    ) -> None:
+        self.now = now
+        self._state = state
+        self._room_code = room_code
+        self._locked = locked
+        self._watchers = watchers
+
+    def view_text(self, pid: str | None, lag_ms: int | None = None) -> str:
+        view = table_view(self._state, self._room_code, self._locked, pid, self.now,
+                          self._watchers)
+        view["lag_ms"] = lag_ms
+        return dumps(view)
+
+    def update_text(
+        self, pid: str | None, seq: int, events: list[str], lag_ms: int | None = None
+    ) -> str:
+        return (f'{{"type":"update","seq":{seq},"now":{self.now},'
+                f'"view":{self.view_text(pid, lag_ms)},'
+                f'"events":[{",".join(events)}]}}')  # fmt: skip
 
 
 class Frame:
@@ -156,13 +206,17 @@ class EventTexts:
 
     __slots__ = ("_ids", "_texts")
 
-    def __init__(self, events: list[Event]) -> None:
+    def __init__(self, events: list[Any]) -> None:
         self._ids = {id(ev) for ev in events}  # they stay alive with the change
         self._texts: dict[tuple[int, bool], str] = {}
 
-    def text(self, ev: Event, pid: str | None) -> str | None:
+    def text(self, ev: Event | GameEvent, pid: str | None) -> str | None:
         """`engine.redact(ev, pid)` as JSON text, or None if it is not for `pid`
-        (None: a watcher, who gets the variant of everyone but the event's owner)."""
+        (None: a watcher, who gets the variant of everyone but the event's owner).
+        A table room's event: its game's redaction for `pid`, made per seat."""
+        if isinstance(ev, GameEvent):
+            red = ev.redact(pid)
+            return None if red is None else dumps(red)
         if ev.to is not None and ev.to != pid:
             return None
         if id(ev) not in self._ids:  # made for this seat alone (an owed look)
@@ -185,21 +239,24 @@ class Shared:
     __slots__ = ("events", "frame")
 
     def __init__(self) -> None:
-        self.frame: Frame | None = None
+        self.frame: Frame | TableFrame | None = None
         self.events: EventTexts | None = None
 
     def frame_at(
-        self, state: State, room_code: str, locked: bool, now: int, watchers: int = 0
-    ) -> Frame:
+        self, state: rules.RoomState, room_code: str, locked: bool, now: int, watchers: int = 0
+    ) -> Frame | TableFrame:
         """The change's frame if it describes a moment at most `SHARE_MS` before `now`,
         else a new one at `now` (kept for the seats after). `watchers`: how many
         watch (R18.1), the same for every socket of one change."""
         frame = self.frame
         if frame is None or not 0 <= now - frame.now <= SHARE_MS:
-            frame = self.frame = Frame(state, room_code, locked, now, watchers)
+            made = (TableFrame(state, room_code, locked, now, watchers)
+                    if isinstance(state, GameTable)
+                    else Frame(state, room_code, locked, now, watchers))
+            frame = self.frame = made
         return frame
 
-    def event_texts(self, events: list[Event]) -> EventTexts:
+    def event_texts(self, events: list[Any]) -> EventTexts:
         if self.events is None:
             self.events = EventTexts(events)
         return self.events
