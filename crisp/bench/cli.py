@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 
 from .gameclient import game_for
 from .pacing import PACES
-from .report import compare, table
+from .report import compare, medians, table
 from .run import resolve_pace, run_target
 
 
@@ -44,6 +44,9 @@ def parser() -> argparse.ArgumentParser:
              "costs (Redis only)")
     add("--no-crisp", action="store_true",
         help="with --floor / --outside-floor: run only the floor(s), not `crisp serve`")
+    add("--repeat", type=int, default=1, metavar="N",
+        help="run the targets N times, interleaved (crisp, floor, outside, crisp, ...), and "
+             "print the medians of each figure beside every run (a noisy machine)")
     add("--aof", action="store_true", help="Redis with append-only on (appendfsync everysec)")
     add("--url", help="target a running server (http://127.0.0.1:PORT) instead")
     add("--server-workers", type=int, default=1, metavar="N", help="uvicorn workers per process")
@@ -142,18 +145,26 @@ def main(argv: list[str]) -> int:
     kinds = ([] if args.no_crisp else ["crisp"]) + (["floor"] if args.floor else []) \
         + (["outside"] if args.outside_floor else [])  # fmt: skip
     try:
-        reports = [run_target(args, kind) for kind in kinds]
+        runs = [[run_target(args, kind) for kind in kinds] for _ in range(max(1, args.repeat))]
     except RuntimeError as exc:
         print(f"crisp bench: {exc}", file=sys.stderr)
         return 2
     finally:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    reports = runs[0]
     if args.json:
         out: Any = reports[0] if len(reports) == 1 else dict(zip(kinds, reports, strict=True))
+        if len(runs) > 1:
+            out = {kind: [run[i] for run in runs] for i, kind in enumerate(kinds)}
         print(json.dumps(out, indent=2))
     else:
-        print("\n\n".join(table(r) for r in reports))
-        if len(reports) > 1:
-            print("\n" + compare(*reports))
-    return 0 if all(r["answered"] > 0 for r in reports) else 1
+        for n, run in enumerate(runs):
+            if len(runs) > 1:
+                print(f"\n=== run {n + 1} of {len(runs)}")
+            print("\n\n".join(table(r) for r in run))
+            if len(run) > 1:
+                print("\n" + compare(*run))
+        if len(runs) > 1:
+            print("\n" + medians(runs))
+    return 0 if all(r["answered"] > 0 for run in runs for r in run) else 1

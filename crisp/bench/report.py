@@ -259,3 +259,25 @@ def compare(*reports: dict[str, Any]) -> str:
     lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
                        for i, cell in enumerate(row)) for row in rows]  # fmt: skip
     return "side by side (same driver, same load, one after the other):\n" + "\n".join(lines)
+
+
+def medians(runs: list[list[dict[str, Any]]]) -> str:
+    """`--repeat`: each target's median of the main figures over the runs, and the
+    ratios of those medians (each target over the next, as `compare`)."""
+    names = [r["config"].get("target") or "crisp" for r in runs[0]]
+    pairs = [(i, i + 1) for i in range(len(names) - 1)]
+    rows = [("median of " + str(len(runs)), *names, *(f"{names[a]} / {names[b]}"
+                                                      for a, b in pairs))]
+    for label, get, unit in [*COMPARED[:5], COMPARED[15], LOAD]:
+        values: list[float | None] = []
+        for i in range(len(names)):
+            xs = sorted(x for run in runs if isinstance(x := get(run[i]), int | float))
+            values.append(xs[len(xs) // 2] if xs else None)
+        ratios = []
+        for a, b in pairs:
+            x, y = values[a], values[b]
+            ratios.append(f"{x / y:.2f}x" if x is not None and y else "-")
+        rows.append((label, *(f"{v}{unit}" for v in values), *ratios))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+                               for i, cell in enumerate(row)) for row in rows)  # fmt: skip

@@ -82,3 +82,30 @@ def test_profile_categories_take_the_innermost_frame_that_names_one() -> None:
     assert cats["views per seat and encoding"] == 3
     assert cats["Redis commands (the store)"] == 2
     assert cats["event loop (stack)"] == 1
+
+
+def _report(target: str, per_s: float, p99: float, cpu: float) -> dict[str, Any]:
+    return {"config": {"target": target}, "answered_per_s": per_s, "changes_per_action": 1.0,
+            "latency_ms": {"p50": 1.0, "p95": 2.0, "p99": p99},
+            "server": {"cpu_ms_per_action": cpu, "cpu_ms_per_change": cpu,
+                       "cpu_ms_per_update": cpu / 4, "idle_rss_kib_per_conn": 40.0,
+                       "redis_bytes_per_room": 1000,
+                       "loop_lag_ms": {"p99": 1.0, "max": 2.0, "over_10ms": 0}},
+            "processes": {"server": {"peak_rss_mb": 200.0, "cpu_pct": 40.0}},
+            "redis": {"commands_per_action": 3.0},
+            "machine": {"others_pct": 0.0, "loadavg_1m": 0.5}}  # fmt: skip
+
+
+def test_three_targets_side_by_side_and_their_medians() -> None:
+    from crisp.bench.report import compare, medians
+
+    runs = [[_report("crisp", 700, 600, 1.2), _report("floor", 950, 300, 0.42),
+             _report("outside", 960, 310, 0.40)] for _ in range(3)]  # fmt: skip
+    runs[1][1] = _report("floor", 900, 900, 0.5)  # one noisy run: the median ignores it
+    text = compare(*runs[0])
+    head = text.splitlines()[1]
+    assert "crisp / floor" in head and "floor / outside" in head
+    assert "load average" in text
+    med = medians(runs)
+    cpu = next(line for line in med.splitlines() if line.startswith("server CPU per action"))
+    assert cpu.split()[-2:] == ["2.86x", "1.05x"]
