@@ -305,17 +305,34 @@ def start(
 
 
 def card_strings(obj: Any) -> Iterator[str]:
-    """Every string in a JSON value that is a card (e.g. "TD")."""
-    if isinstance(obj, str):
-        if obj in VALUES:
-            yield obj
-    elif isinstance(obj, Mapping):
-        for k, v in obj.items():
-            yield from card_strings(k)
-            yield from card_strings(v)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            yield from card_strings(v)
+    """Every string in a JSON value that is a card (e.g. "TD"), mappings' keys too,
+    in order. A walk without recursion (the property tests read every view of every
+    change: nested generators were a third of their time)."""
+    out: list[str] = []
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        t = type(o)
+        if t is str:
+            if o in VALUES:
+                out.append(o)
+        elif t is dict:
+            for k, v in reversed(o.items()):
+                stack.append(v)
+                stack.append(k)
+        elif t is list or t is tuple:
+            stack.extend(reversed(o))
+        elif o is None or t is int or t is bool or t is float:
+            pass
+        elif isinstance(o, Mapping):
+            for k, v in reversed(o.items()):
+                stack.append(v)
+                stack.append(k)
+        elif isinstance(o, (list, tuple)):
+            stack.extend(reversed(o))
+        elif isinstance(o, str) and o in VALUES:
+            out.append(o)
+    return iter(out)
 
 
 def call_and_finish(g: Game, caller: str | None = None, how: str = "discard") -> None:
