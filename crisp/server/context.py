@@ -12,12 +12,13 @@ from crisp.server.edge.clients import TrustedProxies
 from crisp.server.edge.limits import Limits, RoomCap
 from crisp.server.edge.ratelimit import SocketLimits
 from crisp.server.edge.transport import Guard, connection_cap
-from crisp.server.ops import faults
+from crisp.server.ops import faults, throttle
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.ops.observed import observed_store
 from crisp.server.ops.settings import Settings
 from crisp.server.ops.throttle import LogThrottle
+from crisp.server.rooms import changes
 from crisp.server.rooms.changes import RoomEvents
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.leases import LeaseTimes, Presence
@@ -107,9 +108,12 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
             hooks=hooks,
             log_interval_s=settings.log_interval_s,
             connect_rate=settings.connect_rate_per_s,
+            send_buffer=settings.socket_sndbuf_bytes,
         ),
         client_errors=LogThrottle(settings.log_interval_s),
     )
+    throttle.CEILING.configure(settings.log_ceiling_per_s)  # over all clients (issue 39)
+    changes.EMPTY_LOBBY.ms = settings.empty_lobby_ttl_s * 1000  # issue 39
     scheduler.start()
     ctx.presence.start()
     ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")
@@ -123,11 +127,21 @@ async def _housekeeping(ctx: ServerContext) -> None:
         await asyncio.sleep(ctx.settings.log_interval_s)
         ctx.sockets.prune()
         for key, count in ctx.client_errors.drain():
+            if not throttle.CEILING.take(stands_for=count):  # summaries too stay under it
+                continue
             what = " ".join(str(part) for part in key) if isinstance(key, tuple) else str(key)
             log.warning(
                 "repeated client errors: %s, %d more in the last %g s",
                 what, count, ctx.settings.log_interval_s,
                 extra=fields(event="client_errors", key=what, count=count),
+            )
+        left_out = throttle.CEILING.drain()
+        if left_out:
+            log.warning(
+                "log ceiling: %d lines about clients left out in the last %g s (at most %g "
+                "a second over all clients)", left_out, ctx.settings.log_interval_s,
+                throttle.CEILING.per_s,
+                extra=fields(event="log_ceiling", count=left_out),
             )
 
 

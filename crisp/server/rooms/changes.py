@@ -23,14 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from crisp.engine import LOBBY
 from crisp.engine.vocabulary import EventKind
 from crisp.server.ops.hooks import ServerHooks
 from crisp.server.ops.logs import fields
 from crisp.server.rooms import computer_seats, round_record
-from crisp.server.wire import rules
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import Change, RoomDoc, changed_fields, save_texts
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.wire import rules
 from crisp.server.wire.failures import RoomBusy, RoomNotFound
 from crisp.store import LogWrite, OutcomeUnknown, Store
 
@@ -39,6 +40,7 @@ log = logging.getLogger("crisp.server.rooms")
 MAX_ATTEMPTS = 40
 NO_CHANGE_RETRY_MS = 250
 UNOPENED_MS = 600_000  # CRISP_UNOPENED_ROOM_TTL_S's default
+EMPTY_LOBBY_MS = 1_800_000  # CRISP_EMPTY_LOBBY_TTL_S's default
 
 
 @dataclass
@@ -224,8 +226,8 @@ def _above_seen(new: RoomDoc, old: RoomDoc, seen: int) -> RoomDoc:
 
 def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:
     """When the room next needs the scheduler: the engine's next deadline, the next
-    computer move, or, for a room none of whose seats ever connected, its end
-    (`unopened_end`), whichever is first."""
+    computer move, or, for a room none of whose seats ever connected or an empty
+    lobby, its end (`unopened_end`), whichever is first."""
     times = [t for t in (rules.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer),
                          unopened_end(doc, unopened_ms)) if t is not None]
     return min(times) if times else None
@@ -233,8 +235,37 @@ def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:
 
 def unopened_end(doc: RoomDoc, unopened_ms: int) -> int | None:
     """When a room that no seat ever connected to is deleted (issue 23: such a room
-    would otherwise live the whole idle time), or None once one did."""
-    return doc.created_ms + unopened_ms if doc.conn_seq == 0 else None
+    would otherwise live the whole idle time), or, once one did, when a lobby that no
+    human seat is connected to any more is (`empty_lobby_end`, issue 39); None for
+    any other room."""
+    if doc.conn_seq == 0:
+        return doc.created_ms + unopened_ms
+    return empty_lobby_end(doc.state, EMPTY_LOBBY.ms)
+
+
+@dataclass
+class EmptyLobby:
+    """How long a lobby with no connected human seat lives (`CRISP_EMPTY_LOBBY_TTL_S`,
+    set once per process by context.py: one value for every room of the process)."""
+
+    ms: int = EMPTY_LOBBY_MS
+
+
+EMPTY_LOBBY = EmptyLobby()
+
+
+def empty_lobby_end(state: Any, empty_ms: int) -> int | None:
+    """Issue 39: a lobby (nothing dealt yet) none of whose human seats is connected is
+    deleted `empty_ms` after its last one left (`gone_since`, in the room's clock), so
+    empty lobbies do not hold the room cap for the whole idle time. None while one is
+    connected, once the game started, or for a room of another kind."""
+    if getattr(state, "status", None) != LOBBY:
+        return None
+    humans = [p for p in getattr(state, "players", ()) if getattr(p, "bot_level", None) is None]
+    if not humans or any(p.connected for p in humans):
+        return None
+    gone = [p.gone_since for p in humans if p.gone_since is not None]
+    return max(gone) + empty_ms if gone else None
 
 
 K = EventKind

@@ -11,6 +11,10 @@ refresh (after `outcome_unknown`) is the one update that may repeat the version
 last sent: the client waits for it. Every update also carries, as `peek` events,
 the looks the seat is still owed, claimed right before the write (look_ledger.py,
 R16.3).
+
+A seat behind never gets a backlog (issue 39): while its transport is paused for
+writing (edge/wsprotocol.py), or once `BEHIND` items wait, a new table replaces the
+tables queued before it (backlog.py); a close then goes at once (`_close_now`).
 """
 
 from __future__ import annotations
@@ -26,21 +30,26 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
-from crisp.server.wire.rules import RoomEvent, RoomState, is_table
+from crisp.server.edge.sockbuf import PAUSED_KEY
 from crisp.server.ops.faults import crash_at
 from crisp.server.ops.hooks import NOOP_HOOKS, ServerHooks
 from crisp.server.rooms.document import Change
 from crisp.server.rooms.look_ledger import LookLedger, plan, without_peeks
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.sockets.backlog import Refresh as _Refresh
+from crisp.server.sockets.backlog import Resend as _Resend
+from crisp.server.sockets.backlog import supersede
 from crisp.server.sockets.lag import LagMeter
 from crisp.server.wire.frames import error_message
 from crisp.server.wire.projection import Shared
+from crisp.server.wire.rules import RoomEvent, RoomState, is_table
 from crisp.server.wire.vocabulary import CloseCode, EndReason
 from crisp.store import Lease
 
 log = logging.getLogger("crisp.server.sockets.connection")
 
 MAX_QUEUE = 512
+BEHIND = 16  # queued items from which a seat is behind (`_supersede`, issue 39)
 MAX_MARKS = 32  # accepted actions awaiting their update, per socket
 
 
@@ -49,20 +58,6 @@ class _Snapshot:
     state: RoomState
     locked: bool
     watchers: int = 0
-
-
-@dataclass(frozen=True)
-class _Refresh:
-    """The current table, sent even if its version was sent already (once)."""
-
-    change: Change
-
-
-@dataclass(frozen=True)
-class _Resend:
-    """The table this socket last wrote, written again with its news (its measured
-    delay: R18.4): the same version, no events. Never the store's newer table: a
-    change on its way to this socket keeps its events."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +128,10 @@ class Connection:
         # (a deque and a future made only then: an asyncio.Queue per socket held three
         # deques for its whole life; issue 27, memory per socket)
         self._queue: collections.deque[_Item] = collections.deque()
+        self.superseded = 0  # queued tables replaced by a newer one (`_supersede`)
+        # whether the socket's transport is paused for writing now (edge/wsprotocol.py)
+        paused = getattr(ws, "scope", {}).get(PAUSED_KEY)
+        self._write_paused: Callable[[], bool] = paused if callable(paused) else (lambda: False)
         self._wake: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._writing = False
@@ -183,6 +182,16 @@ class Connection:
             if end_reason is not None:
                 self.end_reason = end_reason
             self._push(_Close(close_code, reason))
+            task = self._task
+            if self._writing and task is not None and not task.done() and self._write_paused():
+                # its writer waits on a transport that does not move (issue 39): the
+                # close goes now (the edge then aborts the socket after its grace)
+                task.cancel()
+                self._task = asyncio.ensure_future(self._close_now(close_code, reason))
+
+    async def _close_now(self, close_code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(close_code, reason)
 
     def numbered(self, n: int) -> None:
         """The number the seat's connect (or reclaim) saved for this connection."""
@@ -222,6 +231,10 @@ class Connection:
     def _put(self, item: _Item) -> None:
         if self.closing:
             return
+        if isinstance(item, Change | _Refresh) and self._queue and (
+            len(self._queue) >= BEHIND or self._write_paused()
+        ):
+            item = self._supersede(item)
         if len(self._queue) >= MAX_QUEUE:
             log.warning(
                 "room %s: %s too slow to read its updates; closing",
@@ -230,6 +243,17 @@ class Connection:
             self.close(CloseCode.TRY_LATER, "too slow", EndReason.TOO_SLOW)
             return
         self._push(item)
+
+    def _supersede(self, item: Change | _Refresh) -> Change | _Refresh:
+        """The tables queued before `item` that it makes out of date leave the queue
+        (backlog.py): a seat behind gets the latest table, never a backlog."""
+        change = item.change if isinstance(item, _Refresh) else item
+        if self.viewer is not None and self.player_id not in change.player_ids:
+            return item
+        before = len(self._queue)
+        self._queue, item = supersede(self._queue, item)
+        self.superseded += before - len(self._queue)
+        return item
 
     def _push(self, item: _Item) -> None:
         self._queue.append(item)
