@@ -57,23 +57,29 @@ class Setup:
     hands (or one per seat, as the game says); `None` means shuffle with `rng`.
     `dealer`: a test dealer seat, or None. `time_scale` multiplies every game
     duration (CRISP_TIME_SCALE); `match`: the match tally so far by player id
-    (rematches, C8.4)."""
+    (rematches, C8.4); `previous`: the last game's final state at this table (a
+    rematch: C3.2's loser deals first), or None. A game checks it is its own
+    and for the same players before it uses it."""
 
     decks: tuple[tuple[str, ...], ...] | None = None
     dealer: int | None = None
     time_scale: float = 1.0
     match: Mapping[str, int] = field(default_factory=dict)
+    previous: Any = None
 
 
 @dataclass(frozen=True)
 class Ctx:
     """The moment an action or a deadline is applied at: `now` (ms), the
-    randomness, and the lateness the table credits this action (R18.4's network
-    allowance, as data; 0 for games that do not use it)."""
+    randomness, the lateness the table credits this action (R18.4's network
+    allowance, as data; 0 for games that do not use it), and `version`: the table
+    version the change produces (what a player's later message may name, e.g. a
+    Crapette call, K6.5), or None where no table numbers it."""
 
     now: int
     rng: Rng
     late_ms: int = 0
+    version: int | None = None
 
 
 @dataclass(frozen=True)

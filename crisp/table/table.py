@@ -80,6 +80,7 @@ class Table:
     # R18.2: the game's events, unredacted (sealed fields too), `i` and `at` added:
     # never in a view; `replay` shows them once the game is over
     record: tuple[Mapping[str, JSON], ...] = ()
+    previous: Any = None  # the last game's final state, for a rematch (Setup.previous)
 
     @property
     def game(self) -> Game[Any, Any]:
@@ -108,7 +109,9 @@ class Table:
                 "play": None if self.play is None else self.game.to_json(self.play),
                 "over": self.over, "winners": list(self.winners), "match": dict(self.match),
                 "version": self.version, "next_no": self.next_no,
-                "time_scale": self.time_scale, "record": [dict(m) for m in self.record]}
+                "time_scale": self.time_scale, "record": [dict(m) for m in self.record],
+                "previous": (None if self.previous is None
+                             else self.game.to_json(self.previous))}
 
     @staticmethod
     def from_json(raw: Mapping[str, Any]) -> Table:
@@ -118,7 +121,8 @@ class Table:
                      None if raw["play"] is None else game.from_json(raw["play"]),
                      raw["over"], tuple(raw["winners"]), dict(raw["match"]), raw["version"],
                      raw["next_no"], raw["time_scale"],
-                     tuple(dict(m) for m in raw.get("record", ())))
+                     tuple(dict(m) for m in raw.get("record", ())),
+                     None if raw.get("previous") is None else game.from_json(raw["previous"]))
 
 
 def new_table(game_id: str, host_name: str, now: int, time_scale: float = 1.0) -> Table:
@@ -182,8 +186,8 @@ def start(t: Table, pid: str, setup: Setup, ctx: Ctx) -> tuple[Table, list[Event
     rule = t.game.seats
     if not rule.min <= len(t.seats) <= rule.max:
         raise refused(TableError.ILLEGAL, f"this game takes {rule.min} to {rule.max} players")
-    setup = replace(setup, time_scale=t.time_scale, match=dict(t.match))
-    play, events = t.game.start(t.ids(), t.options, setup, ctx)
+    setup = replace(setup, time_scale=t.time_scale, match=dict(t.match), previous=t.previous)
+    play, events = t.game.start(t.ids(), t.options, setup, _numbered(t, ctx))
     return t._with(play=play, over=False, winners=(), record=_moves((), events, ctx.now)), events
 
 
@@ -240,8 +244,8 @@ def rematch(t: Table, pid: str) -> tuple[Table, list[Event]]:
     _host(t, pid)
     if not t.over:
         raise refused(TableError.WRONG_PHASE, "only once the game is over")
-    return t._with(play=None, over=False, winners=(), record=()), [said(TableEvent.REMATCH,
-                                                            {"player": pid})]
+    return (t._with(play=None, over=False, winners=(), record=(), previous=t.play),
+            [said(TableEvent.REMATCH, {"player": pid})])
 
 
 def set_connected(t: Table, pid: str, connected: bool, now: int) -> tuple[Table, list[Event]]:
@@ -286,7 +290,7 @@ def advance(t: Table, ctx: Ctx) -> tuple[Table, list[Event]]:
     if new.play is not None and not new.over:
         d = new.game.due(new.play)
         if d is not None and d <= ctx.now:
-            play, evs = new.game.advance(new.play, ctx)
+            play, evs = new.game.advance(new.play, _numbered(new, ctx))
             new, more = _played(new, play, evs, ctx.now)
             events += more
     return new, events
@@ -299,8 +303,13 @@ def act(t: Table, pid: str, message: Mapping[str, JSON], ctx: Ctx) -> tuple[Tabl
     action = t.game.parse(message)
     if t.play is None or t.over:
         raise refused(TableError.WRONG_PHASE, "no game is being played")
-    play, events = t.game.apply(t.play, pid, action, ctx)
+    play, events = t.game.apply(t.play, pid, action, _numbered(t, ctx))
     return _played(t, play, events, ctx.now)
+
+
+def _numbered(t: Table, ctx: Ctx) -> Ctx:
+    """`ctx` with the version the change of `t` about to be made produces."""
+    return replace(ctx, version=t.version + 1)
 
 
 def _moves(record: tuple[Mapping[str, JSON], ...], events: list[Event],

@@ -203,3 +203,42 @@ def test_presence_away_and_back() -> None:
     watcher = tv.view(t, None, 30_000)
     assert watcher["you"] is None and watcher["watching"] and watcher["legal"] == []
     assert watcher["game"] == "highcard"
+
+
+def test_c3_2_after_a_rematch_the_loser_deals_first_with_no_cut() -> None:
+    """The table keeps the finished game for the rematch (`Setup.previous`): Cribbage
+    deals the first hand of the rematch from the loser's seat (C3.2), no cut (C3.1
+    is for a first game); with other players, the cut again."""
+    from crisp.games.cribbage import rematch_dealer
+
+    over = Driver(lobby("cribbage", 2), 7).play()
+    back, _ = tb.rematch(over, "p1")
+    assert back.previous is over.play
+    assert tb.Table.from_json(json.loads(json.dumps(back.to_json()))).to_json() == back.to_json()
+    started, events = tb.start(back, "p1", Setup(), Ctx(5_000, random.Random(1)))
+    assert "cut" not in [ev.kind for ev in events]
+    assert started.play.dealer == rematch_dealer(over.play)
+    # a new player in the lobby: not the same game's players, so they cut again
+    joined, _, _ = tb.join(back, "Cid", 5_000)
+    _, events = tb.start(joined, "p1", Setup(), Ctx(5_000, random.Random(1)))
+    assert "cut" in [ev.kind for ev in events]
+
+
+def test_k6_5_a_crapette_move_names_the_table_version_it_produced() -> None:
+    """protocol.md "Crapette": `moved.version` is the table version the move produced
+    (`Ctx.version`, set by the table), the one a call names."""
+    t = lobby("crapette", 2)
+    t, _ = tb.start(t, "p1", Setup(), Ctx(1_000, random.Random(3)))
+    game = t.game
+    rng = random.Random(3)
+    memory = {p: game.bot("normal").fresh(p) for p in t.ids()}
+    for _ in range(200):
+        mover = next(p for p in game.to_act(t.play, 1_000))
+        msg = game.bot("normal").decide(memory[mover], tv.view(t, mover, 1_000), 1_000, rng)
+        if msg is None or msg.get("type") != "move":
+            break
+        t, events = tb.act(t, mover, msg, Ctx(1_000, rng))
+        moved = [ev for ev in events if ev.kind == "moved"]
+        assert moved and all(ev.data["version"] == t.version for ev in moved)
+        return
+    raise AssertionError("no move made")

@@ -424,9 +424,8 @@ def test_a_real_room_plays_a_hand_in_the_browser(phone: Any, server: Any) -> Non
         v = view(page)
         seen.add(v["status"])
         me = v["you"]
-        if "ready" in v["legal"] and not v["show"]:  # C7.5: the cut for the first deal
-            page.click("[data-testid=cb-ready]")
-            wait_view(page, f"v.version !== {v['version']}")
+        if v["status"] == "hand_over" and not v["show"]:  # C3.1: the cut, shown a moment
+            wait_view(page, "v.status !== 'hand_over' || v.show.length > 0")
         elif v["status"] == "give" and "give" in v["legal"]:
             page.click("[data-testid=cb-card-0]")
             page.click("[data-testid=cb-card-1]")

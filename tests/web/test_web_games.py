@@ -101,9 +101,14 @@ def test_the_shell_loads_a_game_only_with_import() -> None:
 
 
 def test_the_page_names_every_game_module_for_the_worker() -> None:
+    """Every game's modules and every stylesheet (a game's own is linked by its
+    module): the worker keeps them, so a game's table is styled offline too."""
     from crisp.server.app import create_app
 
-    modules = sorted(str(p.relative_to(ROOT / "web")) for p in GAMES.rglob("*.js"))
+    web = ROOT / "web"
+    files = [*GAMES.rglob("*.js"), *(web / "css").glob("*.css")]
+    modules = sorted(str(p.relative_to(web)) for p in files)
+    assert "css/cribbage.css" in modules and "css/crapette.css" in modules
     assert "js/games/crisp/index.js" in modules
 
     async def page() -> str:

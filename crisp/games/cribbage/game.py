@@ -41,11 +41,16 @@ class Cribbage:
         except ValueError as e:
             raise bad(str(e)) from None
         events: list[Event] = []
-        cut = setup.dealer is None
-        if setup.dealer is not None:
-            if not 0 <= setup.dealer < n:
-                raise bad(f"no seat {setup.dealer}")
-            first = setup.dealer
+        dealer = setup.dealer
+        previous = setup.previous
+        if (dealer is None and isinstance(previous, State)
+                and previous.players == tuple(players) and previous.game_points is not None):
+            dealer = rematch_dealer(previous)  # C3.2: after a rematch the loser deals first
+        cut = dealer is None
+        if dealer is not None:
+            if not 0 <= dealer < n:
+                raise bad(f"no seat {dealer}")
+            first = dealer
         else:
             first = hand.cut_for_dealer(players, ctx.rng, events)
         state = State(

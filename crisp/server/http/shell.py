@@ -11,7 +11,8 @@ What the server adds to the template (docs/web-client.md, "Delivery"):
   and `<link rel="preload" as="fetch">` for the language's strings, then
   English (its fallback): the whole start of the page is asked for at once;
 - `<meta name="crisp-game-modules">` naming the versioned URLs of every game's
-  modules (`js/games/<id>/`, loaded with import() only for that game's room):
+  modules (`js/games/<id>/`, loaded with import() only for that game's room)
+  and of every stylesheet (a game's own is linked by its module):
   not fetched by the page, but read by the service worker, which keeps them
   with the version's other files, so a game's table also opens offline;
 - inside `<div id="app">`, the header and the home form in that language (on
@@ -40,6 +41,12 @@ LANG_COOKIE = "crisp_lang"
 SEATS_COOKIE = "crisp_seats"  # room codes joined by dots (web/js/storage.js)
 MAX_SEATS_COOKIE = 400  # characters read of it at most
 GAME_MODULES = "js/games/"  # each game's modules, loaded only for its rooms
+
+
+def _is_stylesheet(path: str) -> bool:
+    """Every stylesheet (a game's own is linked by its module, not by the page):
+    named for the worker too, so a game's table keeps its styles offline."""
+    return path.startswith("css/") and path.endswith(".css")
 CODE_SLOT = "{{code}}"
 MAX_CODE = 8
 PAGE_TYPE = "text/html; charset=utf-8"
@@ -151,7 +158,8 @@ class Shell:
         ]
         modules = self.assets.static_imports(entry.group(1))[1:]  # the script tag loads the entry
         links += [f'<link rel="modulepreload" href="{prefix}{path}">' for path in modules]
-        games = sorted(p for p in self.assets.assets if p.startswith(GAME_MODULES))
+        games = sorted(p for p in self.assets.assets
+                       if p.startswith(GAME_MODULES) or _is_stylesheet(p))
         if games:
             urls = " ".join(f"{prefix}{path}" for path in games)
             links.append(f'<meta name="crisp-game-modules" content="{urls}">')
