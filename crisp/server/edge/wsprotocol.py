@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import secrets
 from typing import Any, cast
 
 from crisp.server.edge import sockbuf
@@ -73,7 +74,7 @@ if WebSocketsSansIOProtocol is not None:
             self.ping_timer = None  # no ping written, but its pong is due all the same
             if self.close_sent or self.transport.is_closing():
                 return
-            self.pending_ping_payload = b"unsent"
+            self.pending_ping_payload = secrets.token_bytes(8)  # no pong can match it
             if self.ping_timeout is not None:
                 self.pong_timer = self.loop.call_later(self.ping_timeout, self.keepalive_timeout)
             else:  # pragma: no cover - crisp keeps uvicorn's ping timeout
