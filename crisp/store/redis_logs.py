@@ -19,11 +19,18 @@ from crisp.store.base import LogWrite
 
 # KEYS: room, deadlines, rooms, log.  ARGV: those of SAVE, then reset ('1'/'0'),
 # trim, entries...  (The log part runs only when the compare-and-set succeeded.)
+# The log's expiry follows the room's: set when SAVE pushes the room's back
+# (`refresh`) and when this save made the log (reset, or a first append).
 _LOG_PART = """
-if ARGV[9] == '1' then redis.call('DEL', KEYS[4]) end
+local made = ARGV[9] == '1'
+if made then redis.call('DEL', KEYS[4]) end
 if tonumber(ARGV[10]) > 0 then redis.call('LTRIM', KEYS[4], tonumber(ARGV[10]), -1) end
-for k = 11, #ARGV do redis.call('RPUSH', KEYS[4], ARGV[k]) end
-if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[4]) end
+for k = 11, #ARGV do
+  if redis.call('RPUSH', KEYS[4], ARGV[k]) == 1 then made = true end
+end
+if (refresh or made) and redis.call('EXISTS', KEYS[4]) == 1 then
+  redis.call('PEXPIRE', KEYS[4], ttl)
+end
 return nv
 """
 assert lua.SAVE.rstrip().endswith("return nv")

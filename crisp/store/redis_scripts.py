@@ -17,11 +17,13 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 
 # KEYS: room, deadlines, rooms.  ARGV: code, doc, ttl_ms, deadline ('' = none)
+# The room hash keeps `x`, when its expiry (and the rooms index) was last pushed
+# back: SAVE pushes them back only now and then.
 CREATE = (
     NOW
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2])
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2], 'x', now)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
@@ -33,17 +35,30 @@ return 1
 # KEYS: room, deadlines, rooms.
 # ARGV: code, expected, doc, ttl_ms, deadline ('' = clear),
 #       publish ('0', 'PUBLISH' or 'SPUBLISH'), channel, message
+# Issue 38: the idle expiry and the rooms index are pushed back only once a tenth
+# of the idle time (at most a minute) has passed since the last time (`x`): a room
+# lives at least its idle time less that after its last change. The deadline is
+# set every time (the scheduler's claim moves its score to the lease's end).
+REFRESH_DIVISOR = 10  # the expiry is pushed back every tenth of the idle time at most
+REFRESH_MAX_MS = 60_000  # and at least once a minute
 SAVE = (
     NOW
-    + """
-local v = redis.call('HGET', KEYS[1], 'v')
+    + f"""
+local cur = redis.call('HMGET', KEYS[1], 'v', 'x')
+local v = cur[1]
 if not v or tonumber(v) ~= tonumber(ARGV[2]) then return false end
 local nv = tonumber(v) + 1
-redis.call('HSET', KEYS[1], 'v', nv, 'doc', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('ZADD', KEYS[3], now + tonumber(ARGV[4]), ARGV[1])
+local ttl = tonumber(ARGV[4])
+local refresh = now - tonumber(cur[2] or '0') >= math.min({REFRESH_MAX_MS}, ttl / {REFRESH_DIVISOR})
+local set = {{'v', nv, 'doc', ARGV[3]}}
+if refresh then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
+  set[#set + 1] = 'x'; set[#set + 1] = now
+end
 if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
 else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
+redis.call('HSET', KEYS[1], unpack(set))
 if ARGV[6] ~= '0' then redis.call(ARGV[6], ARGV[7], ARGV[8]) end
 return nv
 """

@@ -70,7 +70,9 @@ async def test_a_budget_is_one_key_that_lives_as_long_as_its_debt(
 async def test_key_layout(rstore: RedisStore, raw: Redis) -> None:
     await rstore.create("ABCD", "v1", deadline_ms=1234)
     assert await rstore.save("ABCD", 1, "v2", deadline_ms=5678) == 2
-    assert await raw.hgetall("crisp:room:ABCD") == {"v": "2", "doc": "v2"}
+    stored = await raw.hgetall("crisp:room:ABCD")
+    assert stored.pop("x").isdigit()  # when its expiry was last pushed back (issue 38)
+    assert stored == {"v": "2", "doc": "v2"}
     assert 590_000 < await raw.pttl("crisp:room:ABCD") <= 600_000
     assert await raw.zscore("crisp:deadlines", "ABCD") == 5678
     assert await raw.zscore("crisp:rooms", "ABCD") is not None
@@ -324,3 +326,23 @@ def test_op_timeout_is_read_from_the_url() -> None:
         "redis://h:1/0?max_connections=8", 0.5)
     with pytest.raises(ValueError):
         split_op_timeout("redis://h/0?op_timeout=0", 5.0)
+
+
+async def test_a_save_pushes_the_expiry_back_only_now_and_then(
+    rstore: RedisStore, raw: Redis
+) -> None:
+    """Issue 38: a save sets the room's expiry and its place in the rooms index only
+    once a tenth of the idle time (at most a minute) has passed since they were last
+    set (`x`), so an action's save costs fewer commands; past that, the next save
+    pushes both back (a room lives at least its idle time less a tenth)."""
+    await rstore.create("ABCD", "v1")
+    await raw.pexpire("crisp:room:ABCD", 300_000)  # as if set a while ago
+    assert await rstore.save("ABCD", 1, "v2") == 2
+    assert await raw.pttl("crisp:room:ABCD") <= 300_000  # not pushed back: too soon
+    x = int(await raw.hget("crisp:room:ABCD", "x"))
+    await raw.hset("crisp:room:ABCD", "x", x - 60_000)  # a minute later, by the room's mark
+    assert await rstore.save("ABCD", 2, "v3") == 3
+    assert await raw.pttl("crisp:room:ABCD") > 590_000  # pushed back to the idle time
+    assert int(await raw.hget("crisp:room:ABCD", "x")) >= x
+    rooms = await raw.zscore("crisp:rooms", "ABCD")
+    assert rooms is not None and rooms > x + 590_000
