@@ -24,10 +24,11 @@ from crisp.games import registry
 from crisp.games.api import JSON, Ctx, Event, Game, GameError, Setup
 from crisp.table import table as tables
 from crisp.table import view as table_view
-from crisp.table.table import Said, Seat, Table
-from crisp.table.vocabulary import TableAction, TableError, TableStatus
+from crisp.table.table import AWAY_MS, Said, Seat, Table
+from crisp.table.vocabulary import TableAction, TableError, TableEvent, TableStatus
 
 RNG = secrets.SystemRandom()  # shuffles use a CSPRNG
+HOST_AWAY_MS = 60_000  # R17.4: a host away (R17.2) this much longer hands the role on
 WATCHERS = "watchers"  # R18.1: the option that opens a room to watchers, where a game has it
 
 
@@ -93,15 +94,19 @@ class GameEvent:
 
 
 class GameTable:
-    """A table room's state: the table, and the test setup its games start with."""
+    """A table room's state: the table, the test setup its games start with, and
+    whether the host role waits for the first person who connects (R17.4)."""
 
-    __slots__ = ("dealer", "decks", "table")
+    __slots__ = ("dealer", "decks", "host_pending", "table")
 
     def __init__(self, table: Table, decks: tuple[tuple[str, ...], ...] | None = None,
-                 dealer: int | None = None) -> None:
+                 dealer: int | None = None, host_pending: bool = False) -> None:
         self.table = table
         self.decks = decks
         self.dealer = dealer
+        # R17.4: the host role was to be handed on with no person connected: the first
+        # person who connects takes it (the table's `host` until then: its last holder)
+        self.host_pending = host_pending
 
     # ---- what the server reads of a room's state ----
 
@@ -116,10 +121,6 @@ class GameTable:
     @property
     def host(self) -> str:
         return self.table.host
-
-    @property
-    def host_pending(self) -> bool:
-        return False  # the table hands the host role on at once (R17.4)
 
     @property
     def version(self) -> int:
@@ -156,10 +157,11 @@ class GameTable:
         return str(table_view.view(self.table, None, now)["status"])
 
     def copy(self) -> GameTable:
-        return GameTable(self.table, self.decks, self.dealer)
+        return GameTable(self.table, self.decks, self.dealer, self.host_pending)
 
-    def with_table(self, table: Table) -> GameTable:
-        return GameTable(table, self.decks, self.dealer)
+    def with_table(self, table: Table, host_pending: bool | None = None) -> GameTable:
+        pending = self.host_pending if host_pending is None else host_pending
+        return GameTable(table, self.decks, self.dealer, pending)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameTable) and self.to_json() == other.to_json()
@@ -174,6 +176,8 @@ class GameTable:
             out["decks"] = [list(d) for d in self.decks]
         if self.dealer is not None:
             out["dealer"] = self.dealer
+        if self.host_pending:
+            out["host_pending"] = True
         return out
 
     @staticmethod
@@ -181,7 +185,7 @@ class GameTable:
         decks = raw.get("decks")
         return GameTable(Table.from_json(raw),
                          None if decks is None else tuple(tuple(d) for d in decks),
-                         raw.get("dealer"))
+                         raw.get("dealer"), bool(raw.get("host_pending", False)))
 
 
 Events = list[GameEvent]
@@ -205,23 +209,62 @@ def add_player(gt: GameTable, name: str, now: int) -> tuple[GameTable, str, Even
 
 def set_connected(gt: GameTable, pid: str, connected: bool, now: int,
                   since: int | None = None) -> tuple[GameTable, Events]:
-    """A seat's presence (R17.2); `since`: when a lost connection last showed life."""
+    """A seat's presence (R17.2); `since`: when a lost connection last showed life.
+    A person who connects while the host role waits for one takes it (R17.4)."""
     if not any(s.id == pid for s in gt.table.seats):
         return gt, []
     table, events = tables.set_connected(gt.table, pid, connected,
                                          now if since is None or connected else min(now, since))
+    if connected and events and gt.host_pending and table.seat(pid).bot_level is None:
+        if table.host != pid:
+            table = replace(table, host=pid)
+            events.append(tables.said(TableEvent.HOST_CHANGED, {"player": pid}))
+        return gt.with_table(table, host_pending=False), _events(gt, events)
     return gt.with_table(table), _events(gt, events)
+
+
+def _host_away_until(gt: GameTable) -> int | None:
+    """R17.4: when an away host, away 60 s more, hands the role on (None: not away,
+    or the role already waits for the first person who connects)."""
+    t = gt.table
+    host = next((s for s in t.seats if s.id == t.host), None)
+    if gt.host_pending or host is None or host.bot_level is not None or not host.away:
+        return None
+    if host.gone_since is None:
+        return None
+    return host.gone_since + round(AWAY_MS * t.time_scale) + round(HOST_AWAY_MS * t.time_scale)
+
+
+def _pass_host(gt: GameTable) -> tuple[GameTable, list[Event]]:
+    """R17.4: the connected person who joined earliest (seat order is join order)
+    becomes host; with none connected, the first person who connects will."""
+    t = gt.table
+    for s in t.seats:
+        if s.bot_level is None and s.connected and s.id != t.host:
+            table = replace(t, host=s.id, version=t.version + 1)
+            return (gt.with_table(table, host_pending=False),
+                    [tables.said(TableEvent.HOST_CHANGED, {"player": s.id})])
+    return gt.with_table(replace(t, version=t.version + 1), host_pending=True), []
 
 
 def next_deadline(gt: GameTable) -> int | None:
-    return tables.due(gt.table)
+    """The table's next deadline (the game's, a seat going away) or the host's
+    hand-over (R17.4)."""
+    times = [d for d in (tables.due(gt.table), _host_away_until(gt)) if d is not None]
+    return min(times, default=None)
 
 
 def advance(gt: GameTable, now: int) -> tuple[GameTable, Events]:
-    if (due := tables.due(gt.table)) is None or due > now:
+    if (due := next_deadline(gt)) is None or due > now:
         return gt, []
-    table, events = tables.advance(gt.table, Ctx(now, RNG))
-    return gt.with_table(table), _events(gt, events)
+    events: list[Event] = []
+    if (table_due := tables.due(gt.table)) is not None and table_due <= now:
+        table, events = tables.advance(gt.table, Ctx(now, RNG))
+        gt = gt.with_table(table)
+    if (host_due := _host_away_until(gt)) is not None and host_due <= now:
+        gt, more = _pass_host(gt)
+        events += more
+    return gt, _events(gt, events)
 
 
 def _bot_name(table: Table) -> str:
@@ -261,6 +304,10 @@ def apply(gt: GameTable, pid: str, message: Mapping[str, JSON],
         table, events = tables.add_bot(t, pid, level, _bot_name(t))
     elif kind == TableAction.LEAVE:
         table, events = tables.leave(t, pid)
+        if t.host == pid:  # R17.4: to a connected person, else the first who connects
+            new_host = next((s for s in table.seats if s.id == table.host), None)
+            pending = new_host is None or not new_host.connected
+            return gt.with_table(table, host_pending=pending), _events(gt, events)
     elif kind == TableAction.REMATCH:
         table, events = tables.rematch(t, pid)
     else:

@@ -1,0 +1,418 @@
+"""A table room (Cribbage, Crapette: every game but Crisp, crisp/table/room.py) keeps
+every guarantee of seats, hosts and the table that a Crisp room keeps (protocol.md
+"v2 additions": everything about seats, hosts and the table is shared by every
+game), through the real server on the memory store and on Redis, and across real
+`crisp serve` processes on one Redis:
+
+- R17.2 away seats played by the computer from that seat's view only, and given
+  back when their player reconnects;
+- R17.5 a kick during a game (the computer's seat, the old token closed 4403, the
+  room locked), leaving in the lobby, the last person leaving;
+- R17.4 the host role handed on when the host leaves or has been away 60 s;
+- R18.1 watchers on and off, a watcher never sees a hand;
+- R18.5 a seat moved to another phone;
+- two processes, one SIGKILLed mid-game: the game ends on the other, each computer
+  move made once; a room saved in Redis played on after a restart.
+
+People's seats are played by their game's own computer player from what their
+socket received (the driver of test_server_table_rooms.py); game time moves only
+when the test moves it (the manual clock).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from crisp.games import registry
+from tests.support.player import Player, close_all
+from tests.support.rooms import create_room, join_room
+from tests.support.servers import LiveServer, ThreadServer, advance_all
+
+STEPS = 4000  # moves and clock moves of one game, at most (a hang, not a bound of the rules)
+AWAY_MS = 20_000  # R17.2
+HOST_AWAY_MS = 60_000  # R17.4
+PRIVATE = ("give", "play")  # Cribbage's statuses while hands are hidden (C2.1)
+
+
+@pytest.fixture
+def server(make_server: Callable[..., ThreadServer]) -> ThreadServer:
+    """The server of tests/server with no seat rate in reach (a driven seat moves as
+    fast as the loopback answers)."""
+    return make_server(rate_per_s=1000, rate_burst=10_000)
+
+
+# ---- helpers
+
+
+async def seat(server: LiveServer, game: str, n: int, *, bots: int = 0,
+               others: LiveServer | None = None) -> tuple[str, list[Player]]:
+    """A room of `game` with `n` people connected (the host first; the others on
+    `others` if given) and `bots` computer players added."""
+    code, pid, token = await create_room(server, "Ana", game=game)
+    seats = [(server, pid, token)]
+    for name in ["Ben", "Cid", "Dee"][: n - 1]:
+        at = others or server
+        seats.append((at, *await join_room(at, code, name)))
+    players = [await Player.join(at, code, p, t) for at, p, t in seats]
+    for _ in range(bots):
+        assert (await send(players[0], {"type": "add_bot"}))["type"] == "update"
+    for p in players:
+        await p.wait_view(lambda v: len(v["players"]) == n + bots
+                          and all(x["connected"] or x["is_bot"] for x in v["players"]))
+    return code, players
+
+
+async def send(p: Player, msg: dict[str, Any]) -> dict[str, Any]:
+    """Send `msg`; the error answering it, or the first update of a newer version."""
+    before = p.version
+    ref = f"{p.pid}-{len(p.frames)}"
+    start = len(p.frames)
+    await p.send({**msg, "id": ref})
+
+    def answer(q: Player) -> dict[str, Any] | None:
+        for frame in q.frames[start:]:
+            if frame["type"] == "error" and frame.get("ref") == ref:
+                return frame
+            if frame["type"] == "update" and frame["view"]["version"] > before:
+                return frame
+        if q.closed:
+            raise AssertionError(f"{q.pid}: closed {q.close_code} before {msg['type']}")
+        return None
+
+    return await p.wait(answer, what=f"the answer to {msg['type']}")  # type: ignore[no-any-return]
+
+
+class Driver:
+    """People's seats played by their game's computer player from what each socket
+    received; `until` plays until a condition holds, moving game time to the next
+    deadline whenever nobody has a move."""
+
+    def __init__(self, game: str, servers: list[LiveServer], seed: int = 35) -> None:
+        rules = registry.get(game)
+        self.level = "normal" if "normal" in rules.bot_levels else rules.bot_levels[0]
+        self.rules = rules
+        self.servers = servers
+        self.memory: dict[str, Any] = {}
+        self.seen: dict[int, int] = {}
+        self.rng = random.Random(seed)
+
+    async def step(self, players: list[Player]) -> bool:
+        moved = False
+        for p in players:
+            bot = self.rules.bot(self.level)
+            if id(p) not in self.seen:  # a new socket of a seat: its memory from here
+                self.seen[id(p)] = 0
+                self.memory[p.pid] = bot.fresh(p.pid)
+            for update in p.updates[self.seen[id(p)]:]:
+                self.memory[p.pid] = bot.observe(self.memory[p.pid], update["view"],
+                                                 update["events"])
+            self.seen[id(p)] = len(p.updates)
+            view, now = p.view, p.updates[-1]["now"]
+            if p.closed or view["status"] == "game_over" or not view["legal"]:
+                continue
+            msg = bot.decide(self.memory[p.pid], view, now, self.rng)
+            if msg is None:
+                continue
+            answer = await send(p, dict(msg))
+            assert answer["type"] == "update", (p.pid, msg, answer)
+            moved = True
+        return moved
+
+    async def tick(self) -> None:
+        """Game time to the next deadline (a computer's move, a timer), on every process."""
+        clocks = [await s.clock() for s in self.servers]
+        now = max(int(c["now"]) for c in clocks)
+        dues = [int(c["due"]) for c in clocks if c.get("due")]
+        to = max(min(dues), now + 1) if dues else now + 500
+        await advance_all(self.servers, to=to)
+
+    async def until(self, players: list[Player], done: Callable[[], bool],
+                    what: str = "the condition") -> None:
+        for _ in range(STEPS):
+            if done():
+                return
+            if not await self.step(players):
+                if done():
+                    return
+                await self.tick()
+        raise AssertionError(f"not {what} after {STEPS} steps: {players[0].view}")
+
+
+def over(p: Player) -> bool:
+    return bool(p.updates) and p.view["status"] == "game_over"
+
+
+def seat_of(view: dict[str, Any], pid: str) -> dict[str, Any]:
+    return next(x for x in view["players"] if x["id"] == pid)  # type: ignore[no-any-return]
+
+
+def hidden(view: dict[str, Any]) -> set[str]:
+    """A Cribbage seat's cards nobody else may see (its hand and what it gave to the
+    crib) while hands are hidden; else none."""
+    if view["status"] not in PRIVATE:
+        return set()
+    return {str(c) for c in [*(view.get("hand") or []), *(view.get("gave") or [])]}
+
+
+def cards_in(obj: Any) -> set[str]:
+    text = json.dumps(obj)
+    deck = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    return {c for c in deck if f'"{c}"' in text}
+
+
+async def get_room(server: LiveServer, code: str) -> httpx.Response:
+    async with server.http() as c:
+        return await c.get(f"/api/rooms/{code}")
+
+
+async def start_cribbage(players: list[Player]) -> None:
+    """The host starts; everyone confirms the cut for the first deal (C7.5); every
+    seat then has the give."""
+    assert (await send(players[0], {"type": "start"}))["type"] == "update"
+    for p in players:
+        await p.wait_view(lambda v: "ready" in v["legal"] or v["status"] == "give")
+        if "ready" in p.view["legal"]:
+            await send(p, {"type": "ready"})
+    for p in players:
+        await p.wait_view(lambda v: v["status"] == "give")
+
+
+class Recorded:
+    """What a game's computer player was given, per seat (the server runs in this
+    process: the game's `bot` is wrapped)."""
+
+    def __init__(self) -> None:
+        self.views: dict[str, list[dict[str, Any]]] = {}
+        self.events: dict[str, list[dict[str, Any]]] = {}
+
+
+@pytest.fixture
+def recorded(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorded]:
+    """Every view and event Cribbage's computer player is given, by the seat it plays."""
+    game = registry.get("cribbage")
+    real = game.bot
+    out = Recorded()
+
+    class Watched:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def fresh(self, player: str) -> Any:
+            return {"pid": player, "m": self.bot.fresh(player)}
+
+        def observe(self, memory: Any, view: Any, events: Any) -> Any:
+            out.views.setdefault(memory["pid"], []).append(dict(view))
+            out.events.setdefault(memory["pid"], []).extend(dict(e) for e in events)
+            return {**memory, "m": self.bot.observe(memory["m"], view, events)}
+
+        def decide(self, memory: Any, view: Any, now: int, rng: Any) -> Any:
+            out.views.setdefault(memory["pid"], []).append(dict(view))
+            return self.bot.decide(memory["m"], view, now, rng)
+
+    monkeypatch.setattr(game, "bot", lambda level: Watched(real(level)))
+    yield out
+
+
+# ---- R17.2: away seats
+
+
+async def test_r17_2_an_away_seat_is_played_from_its_own_view_and_given_back(
+    server: ThreadServer, recorded: Recorded
+) -> None:
+    code, (ana, ben) = await seat(server, "cribbage", 2)
+    driver = Driver("cribbage", [server])
+    try:
+        await start_cribbage([ana, ben])
+        # Ben's phone drops before he gives: 20 s later his seat is away (R17.2)
+        mark = ana.mark()
+        await ben.close()
+        await ana.wait_event("disconnected", after=mark)
+        await server.advance(AWAY_MS - 1)
+        assert not seat_of(ana.view, "p2")["away"]
+        assert seat_of(ana.view, "p2")["gave"] == 0
+        await server.advance(1)
+        await ana.wait_event("away", after=mark)
+        # the computer gives for him at once, from his seat's view
+        await ana.wait_view(lambda v: seat_of(v, "p2")["gave"] == 2, what="Ben's give")
+        # Ana plays on; the computer plays Ben's seat through the hand
+        await driver.until([ana], lambda: seat_of(ana.view, "p2")["laid"] != [],
+                           "a card laid for Ben")
+        assert recorded.views["p2"], "the computer never played Ben's seat"
+        for view in recorded.views["p2"]:
+            assert view["you"] == "p2" and view["watching"] is False
+        # it was given nothing of Ana's hand: her hidden cards at each version
+        ana_hidden = {u["view"]["version"]: hidden(u["view"]) for u in ana.updates}
+        for view in recorded.views["p2"]:
+            assert not cards_in(view) & ana_hidden.get(view["version"], set()), view["version"]
+        for event in recorded.events["p2"]:  # nor of her give
+            assert not cards_in(event) & set().union(*ana_hidden.values()) or event["kind"] in (
+                "laid", "starter", "shown", "cut"), event
+        # Ben reconnects: the seat is his again (back), and the computer stops
+        mark = ana.mark()
+        ben = await Player.join(server, code, "p2", ben.token)
+        await ana.wait_event("back", after=mark)
+        assert not seat_of(ben.view, "p2")["away"] and not seat_of(ben.view, "p2")["is_bot"]
+        moves = len(recorded.views["p2"])
+        # Ana plays until it is Ben's move; then a minute passes and it still is his
+        await driver.until([ana], lambda: bool(set(ben.view["legal"]) - {"leave"}),
+                           "Ben to move")
+        version = ben.version
+        await server.advance(60_000)
+        assert ben.version == version and (await server.clock(code))["version"] == version
+        assert len(recorded.views["p2"]) == moves  # nothing given to the computer since
+        # he plays it himself
+        assert await driver.step([ben])
+        assert ben.version > version
+    finally:
+        await close_all([ana, ben])
+
+
+# ---- R17.5: removing a seat, leaving
+
+
+async def test_r17_5_the_host_kicks_a_person_mid_game(server: ThreadServer) -> None:
+    code, (ana, ben, cid) = await seat(server, "cribbage", 3)
+    driver = Driver("cribbage", [server])
+    try:
+        await start_cribbage([ana, ben, cid])
+        mark = ana.mark()
+        answer = await send(ana, {"type": "kick", "player": "p2"})
+        assert answer["type"] == "update", answer
+        await ana.wait_event("took_over", after=mark)
+        view = await ana.wait_view(lambda v: seat_of(v, "p2")["is_bot"], after=mark)
+        assert seat_of(view, "p2")["bot_level"] == "normal"  # R17.5: level "normal"
+        assert view["locked"] is True  # nobody takes a seat meanwhile
+        assert await ben.wait_closed() == 4403
+        again = await Player.join(server, code, "p2", ben.token)
+        assert await again.wait_closed() == 4403 and again.updates == []
+        # the computer plays Ben's seat: it gives for him, and the game goes on
+        await driver.until([ana, cid], lambda: seat_of(ana.view, "p2")["gave"] == 1,
+                           "the computer's give for Ben's seat")
+        await driver.until([ana, cid], lambda: seat_of(ana.view, "p2")["laid"] != [],
+                           "a card laid for Ben's seat")
+        async with server.http() as c:  # locked: no one joins (a game: game_started anyway)
+            r = await c.post(f"/api/rooms/{code}/players", json={"name": "Dee"})
+        assert r.status_code in (403, 409, 422), r.text
+    finally:
+        await close_all([ana, ben, cid])
+
+
+@pytest.mark.parametrize("game", ["cribbage", "crapette"])
+async def test_r17_5_leaving_the_lobby_frees_the_seat_and_the_last_one_out_deletes_the_room(
+    server: ThreadServer, game: str
+) -> None:
+    code, (ana, ben) = await seat(server, game, 2)
+    try:
+        mark = ana.mark()
+        await ben.send({"type": "leave"})
+        assert await ben.wait_closed() == 4403  # as a Crisp room's leaver
+        view = await ana.wait_view(lambda v: len(v["players"]) == 1, after=mark)
+        assert [p["id"] for p in view["players"]] == ["p1"] and view["locked"] is False
+        gone = await Player.join(server, code, "p2", ben.token)  # no seat: no token
+        assert await gone.wait_closed() == 4401
+        # the seat is free: someone else takes it
+        dee_pid, dee_token = await join_room(server, code, "Dee")
+        dee = await Player.join(server, code, dee_pid, dee_token)
+        await ana.wait_view(lambda v: len(v["players"]) == 2)
+        # the last people leave, a computer player behind them: the room is deleted
+        await dee.send({"type": "leave"})
+        assert await dee.wait_closed() == 4403
+        await ana.wait_view(lambda v: [p["id"] for p in v["players"]] == ["p1"])
+        assert (await send(ana, {"type": "add_bot"}))["type"] == "update"
+        assert ana.view["host"] == "p1"
+        await ana.send({"type": "leave"})
+        assert await ana.wait_closed() == 4403
+        assert (await get_room(server, code)).status_code == 404
+    finally:
+        await close_all([ana, ben, dee])
+
+
+async def test_r17_5_the_last_person_leaving_a_game_deletes_the_room(
+    server: ThreadServer,
+) -> None:
+    code, (ana,) = await seat(server, "crapette", 1, bots=1)
+    try:
+        assert (await send(ana, {"type": "start"}))["type"] == "update"
+        await ana.wait_view(lambda v: v["status"] == "playing")
+        await ana.send({"type": "leave"})
+        await ana.wait_closed()
+        assert (await get_room(server, code)).status_code == 404
+        assert (await server.clock())["due"] is None  # nothing left to schedule
+    finally:
+        await close_all([ana])
+
+
+# ---- R17.4: the host role
+
+
+async def test_r17_4_a_leaving_host_hands_the_role_to_a_connected_person(
+    server: ThreadServer,
+) -> None:
+    """Ben joined before Cid, but his phone is off: the role goes to Cid."""
+    code, (ana, ben, cid) = await seat(server, "cribbage", 3)
+    try:
+        await start_cribbage([ana, ben, cid])
+        mark = ana.mark()
+        await ben.close()
+        await ana.wait_event("disconnected", after=mark)
+        mark = cid.mark()
+        await ana.send({"type": "leave"})
+        assert await ana.wait_closed() == 4403
+        assert (await cid.wait_event("host_changed", after=mark))["player"] == "p3"
+        view = await cid.wait_view(lambda v: v["host"] == "p3", after=mark)
+        assert seat_of(view, "p1")["is_bot"] and "kick" in view["legal"]
+        assert (await send(cid, {"type": "kick", "player": "p2"}))["type"] == "update"
+        again = await Player.join(server, code, "p1", ana.token)  # R17.5: a leaver's token
+        assert await again.wait_closed() == 4403
+    finally:
+        await close_all([ana, ben, cid])
+
+
+@pytest.mark.parametrize("game", ["cribbage", "crapette"])
+async def test_r17_4_a_host_away_for_60_s_hands_the_role_on(
+    server: ThreadServer, game: str
+) -> None:
+    """In the lobby and in a game: 20 s to be away, 60 s more, then the connected
+    person who joined earliest is host."""
+    _code, (ana, ben) = await seat(server, game, 2)
+    try:
+        mark = ben.mark()
+        await ana.close()
+        await ben.wait_event("disconnected", after=mark)
+        await server.advance(AWAY_MS)
+        await ben.wait_event("away", after=mark)
+        await server.advance(HOST_AWAY_MS - 1)
+        assert ben.view["host"] == "p1"
+        await server.advance(1)
+        assert (await ben.wait_event("host_changed", after=mark))["player"] == "p2"
+        view = await ben.wait_view(lambda v: v["host"] == "p2")
+        assert "start" in view["legal"]
+        assert (await send(ben, {"type": "start"}))["type"] == "update"
+    finally:
+        await close_all([ana, ben])
+
+
+async def test_r17_4_with_nobody_connected_the_role_goes_to_the_first_who_connects(
+    server: ThreadServer,
+) -> None:
+    code, (ana, ben, cid) = await seat(server, "cribbage", 3)
+    try:
+        await start_cribbage([ana, ben, cid])
+        mark = ana.mark()
+        await ben.close()
+        await cid.close()
+        await ana.wait_view(lambda v: not seat_of(v, "p3")["connected"], after=mark)
+        await ana.send({"type": "leave"})
+        await ana.wait_closed()
+        # nobody connected: Cid comes back first, the role is his
+        cid = await Player.join(server, code, "p3", cid.token)
+        view = await cid.wait_view(lambda v: v["host"] == "p3", what="Cid hosts")
+        assert "kick" in view["legal"]
+    finally:
+        await close_all([ana, ben, cid])
