@@ -144,10 +144,17 @@ class Auditor:
                 hidden = hiddens[viewer]
                 open_part = {k: v for k, v in seen.items()
                              if not (mine and (ev.private is not None or k in ev.secret))}
-                self._clean(open_part, hidden, f"event {ev.kind} to {viewer}")
-                self._clean(seen, frozenset(), f"event {ev.kind} to {viewer}")
+                # the whole event: no seed, no generator; its open part: no hidden card
+                # (the open part's seed and integers are the whole event's, checked here)
+                what = f"event {ev.kind} to {viewer}"
+                cards = self._clean(seen, frozenset(), what)
+                if len(open_part) < len(seen):
+                    cards = scan(open_part)[1]
+                leaked = hidden.intersection(cards)
+                assert not leaked, f"{what} shows hidden cards {sorted(leaked)}: {open_part}"
 
-    def _clean(self, value: Any, hidden: frozenset[str], what: str) -> None:
+    def _clean(self, value: Any, hidden: frozenset[str], what: str) -> list[str]:
+        """`value` names no seed nor generator and shows none of `hidden`; its cards."""
         text = json.dumps(value)
         assert self.seed not in text, f"the generator's seed in the {what}"
         assert '"seed"' not in text and '"rng"' not in text, f"a generator in the {what}"
@@ -155,6 +162,7 @@ class Auditor:
         assert not self.rng_words.intersection(ints), f"the generator's state in the {what}"
         leaked = hidden.intersection(cards)
         assert not leaked, f"{what} shows hidden cards {sorted(leaked)}: {value}"
+        return cards
 
 
 def play(game: Game[Any, Any], seats: int, seed: int, options: Mapping[str, Any] | None = None,
