@@ -22,7 +22,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from crisp.server.edge import closing, sockbuf
+from crisp.server.main import uvicorn_options
 from crisp.server.wire.vocabulary import CloseCode
+from tests.support import servers
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import LiveServer, ProcServer, ThreadServer
@@ -187,6 +189,28 @@ async def test_crisp_serve_aborts_a_seat_that_does_not_read(
     assert found is not None and 0 < found[1] <= 2 * SNDBUF, found
     await host.act("kick", player=spid)
     await wait_for(lambda: server_socket(port, peer) is None, timeout=10)
+    async with server.http() as c:
+        text = (await c.get("/metrics")).text
+    assert 'crisp_connections_dropped_total{reason="not_reading"} 1.0' in text
+    ws.transport.abort()
+    await close_all([host])
+
+
+async def test_a_peer_that_stops_reading_is_closed_by_the_keepalive_then_aborted(
+    spawn_server: Callable[..., ThreadServer], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nothing is written to its paused transport, not the keepalive ping either, but
+    the ping's pong deadline still runs: the socket is closed and aborted. uvicorn's
+    keepalive (20 s and 20 s in production) is made 0.2 s here: real time, which the
+    game clock does not move."""
+    monkeypatch.setattr(closing, "ABORT_GRACE_S", 0.1)
+    options = uvicorn_options()
+    monkeypatch.setattr(servers, "uvicorn_options",
+                        lambda: {**options, "ws_ping_interval": 0.2, "ws_ping_timeout": 0.2})
+    server, port, host, _spid, ws, sock = await busy_lobby(spawn_server)
+    peer = sock.getsockname()[1]
+    await wait_for(lambda: server_socket(port, peer) is None)
+    assert not host.closed  # the host reads: it answers every ping
     async with server.http() as c:
         text = (await c.get("/metrics")).text
     assert 'crisp_connections_dropped_total{reason="not_reading"} 1.0' in text
