@@ -325,7 +325,7 @@ def card_strings(obj: Any) -> Iterator[str]:
         elif o is None or t is int or t is bool or t is float:
             pass
         elif isinstance(o, Mapping):
-            for k, v in reversed(o.items()):
+            for k, v in reversed(list(o.items())):
                 stack.append(v)
                 stack.append(k)
         elif isinstance(o, (list, tuple)):

@@ -131,11 +131,12 @@ class Checker:
             raw = s.to_json()
             assert State.from_json(json.loads(json.dumps(raw))).to_json() == raw
         active = []
+        views = {}
         for p in self.ids():
             listed = legal(s, p, self.now)
             if TURN_KINDS & set(listed):
                 active.append(p)
-            self.check_view(p, listed)
+            views[p] = self.check_view(p, listed)
         assert len(active) <= 1, f"more than one seat may play: {active}"
         if s.status == "playing":
             assert s.turn is not None
@@ -143,15 +144,16 @@ class Checker:
                 assert s.turn.drawn_from in ("stock", "discard")
         self.check_looks()
         self.check_presence()
-        self.check_history()
+        self.check_history(views[s.players[0].id])
         if self.rng.random() < self.sample_legal:
             self.check_legal_matches_apply()
         if self.rng.random() < self.sample_legal:
             self.check_view_is_one_moment()
 
-    def check_history(self) -> None:
+    def check_history(self, first_view: dict[str, Any]) -> None:
         """`history` (protocol v1.1): one entry per finished round of this game, oldest
-        first, whose scores add up to its totals; emptied by a rematch (issue 11)."""
+        first, whose scores add up to its totals; emptied by a rematch (issue 11).
+        `first_view`: the first seat's view now (check_view's)."""
         s = self.state
         finished = s.round if s.status in ("round_over", "game_over") else max(0, s.round - 1)
         assert [e.round for e in s.history] == list(range(1, finished + 1))
@@ -171,8 +173,7 @@ class Checker:
             lowest = all(last.sums[caller] < last.sums[p] for p in last.sums if p != caller)
             assert (entry.scores[caller] + 5 < min(others)) == lowest
             assert entry.scores[caller] == last.sums[caller] + (-5 if lowest else 5)
-        assert view_for(s, s.players[0].id, self.now)["history"] == [
-            e.to_json() for e in s.history]
+        assert first_view["history"] == [e.to_json() for e in s.history]
 
     def check_presence(self) -> None:
         """R17: a computer player has no connection; a human seat has a clock while it
@@ -235,7 +236,7 @@ class Checker:
                                                                       advanced.version)
                 assert mine == theirs
 
-    def check_view(self, p: str, listed: list[str]) -> None:
+    def check_view(self, p: str, listed: list[str]) -> dict[str, Any]:
         s = self.state
         v = view_for(s, p, self.now)
         assert v["legal"] == listed
@@ -262,6 +263,7 @@ class Checker:
             f"view of {p} shows cards never sent to it: {shown - self.knows[p]}"
         if v["discard_top"] is not None:
             assert v["discard_top"] == s.discard[-1].text
+        return v
 
     def check_events(self, before: State, events: list[Event]) -> None:
         after = self.state
