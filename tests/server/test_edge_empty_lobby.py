@@ -55,3 +55,17 @@ async def test_the_empty_lobby_time_is_a_setting_and_a_return_restarts_it(
     assert await status(server, code) == 200  # 100 s since the first leave, 50 since the last
     await server.advance(10_000)
     assert await status(server, code) == 404
+
+
+async def test_an_empty_lobby_of_another_game_is_deleted_too(
+    make_server: Callable[..., ThreadServer],
+) -> None:
+    """A table room (wire/rules.py: every game but Crisp) follows the same rule."""
+    server = make_server(empty_lobby_ttl_s=60)
+    code, pid, token = await create_room(server, "Ana", game="cribbage")
+    ana = await Player.join(server, code, pid, token)
+    await ana.close()
+    await server.advance(59_000)
+    assert await status(server, code) == 200
+    await server.advance(1_000)
+    assert await status(server, code) == 404

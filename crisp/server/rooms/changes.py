@@ -259,13 +259,14 @@ def empty_lobby_end(state: Any, empty_ms: int) -> int | None:
     deleted `empty_ms` after its last one left (`gone_since`, in the room's clock), so
     empty lobbies do not hold the room cap for the whole idle time. None while one is
     connected, once the game started, or for a room of another kind."""
-    if getattr(state, "status", None) != LOBBY:
-        return None
     humans = [p for p in getattr(state, "players", ()) if getattr(p, "bot_level", None) is None]
     if not humans or any(p.connected for p in humans):
         return None
-    gone = [p.gone_since for p in humans if p.gone_since is not None]
-    return max(gone) + empty_ms if gone else None
+    gone: list[int] = [t for p in humans if (t := getattr(p, "gone_since", None)) is not None]
+    # the status last: a table room's is made from its view (only with nobody there)
+    if not gone or getattr(state, "status", None) != LOBBY:
+        return None
+    return max(gone) + empty_ms
 
 
 K = EventKind
