@@ -26,25 +26,21 @@ async def test_a_lobby_nobody_is_connected_to_is_deleted_after_thirty_minutes(
     left, pid, token = await create_room(server, "Ana")
     ana = await Player.join(server, left, pid, token)
     await ana.close()  # its only seat left: the lobby is empty from now
-    kept, kpid, ktoken = await create_room(server, "Ben")
-    ben = await Player.join(server, kept, kpid, ktoken)  # stays connected
-    played, players = await table(server, 2)
-    await start_game(players)
-    await close_all(players)  # nobody there, but a game in play: the idle time holds
-
     await server.advance(EMPTY_LOBBY_MS - 1000)
     assert await status(server, left) == 200
     await server.advance(1000)
     assert await status(server, left) == 404
-    assert await status(server, kept) == 200
-    assert await status(server, played) == 200
-    await close_all([ben])
 
 
-async def test_the_empty_lobby_time_is_a_setting_and_a_return_restarts_it(
+async def test_the_empty_lobby_time_is_a_setting_a_return_restarts_it_and_games_stay(
     make_server: Callable[..., ThreadServer],
 ) -> None:
     server = make_server(empty_lobby_ttl_s=60)
+    played, players = await table(server, 2)
+    await start_game(players)
+    await close_all(players)  # nobody there, but a game in play: the idle time holds
+    kept, kpid, ktoken = await create_room(server, "Ben")
+    ben = await Player.join(server, kept, kpid, ktoken)  # stays connected
     code, pid, token = await create_room(server, "Ana")
     ana = await Player.join(server, code, pid, token)
     await ana.close()
@@ -55,6 +51,9 @@ async def test_the_empty_lobby_time_is_a_setting_and_a_return_restarts_it(
     assert await status(server, code) == 200  # 100 s since the first leave, 50 since the last
     await server.advance(10_000)
     assert await status(server, code) == 404
+    assert await status(server, played) == 200
+    assert await status(server, kept) == 200
+    await close_all([ben])
 
 
 async def test_an_empty_lobby_of_another_game_is_deleted_too(
