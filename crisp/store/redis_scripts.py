@@ -18,12 +18,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 # KEYS: room, deadlines, rooms.  ARGV: code, doc, ttl_ms, deadline ('' = none)
 # The room hash keeps `x`, when its expiry (and the rooms index) was last pushed
-# back: SAVE pushes them back only now and then.
+# back, and `d`, its deadline as scheduled: SAVE pushes the expiry back only now
+# and then, and schedules a deadline only when it changed. CLAIM, which moves a
+# claimed room's score to its lease's end, drops `d`, so the next save schedules.
 CREATE = (
     NOW
     + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2], 'x', now)
+redis.call('HSET', KEYS[1], 'v', 1, 'doc', ARGV[2], 'x', now, 'd', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
@@ -38,13 +40,13 @@ return 1
 # Issue 38: the idle expiry and the rooms index are pushed back only once a tenth
 # of the idle time (at most a minute) has passed since the last time (`x`): a room
 # lives at least its idle time less that after its last change. The deadline is
-# set every time (the scheduler's claim moves its score to the lease's end).
+# scheduled only when it is not `d` (a claim drops `d`: see CREATE).
 REFRESH_DIVISOR = 10  # the expiry is pushed back every tenth of the idle time at most
 REFRESH_MAX_MS = 60_000  # and at least once a minute
 SAVE = (
     NOW
     + f"""
-local cur = redis.call('HMGET', KEYS[1], 'v', 'x')
+local cur = redis.call('HMGET', KEYS[1], 'v', 'x', 'd')
 local v = cur[1]
 if not v or tonumber(v) ~= tonumber(ARGV[2]) then return false end
 local nv = tonumber(v) + 1
@@ -56,8 +58,11 @@ if refresh then
   redis.call('ZADD', KEYS[3], now + ttl, ARGV[1])
   set[#set + 1] = 'x'; set[#set + 1] = now
 end
-if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
-else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
+if cur[3] ~= ARGV[5] then
+  if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[1])
+  else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1]) end
+  set[#set + 1] = 'd'; set[#set + 1] = ARGV[5]
+end
 redis.call('HSET', KEYS[1], unpack(set))
 if ARGV[6] ~= '0' then redis.call(ARGV[6], ARGV[7], ARGV[8]) end
 return nv
@@ -119,6 +124,7 @@ for i = 3, #ARGV do
   if score and tonumber(score) <= tonumber(ARGV[1]) then
     if redis.call('EXISTS', KEYS[i - 1]) == 1 then
       redis.call('ZADD', KEYS[1], ARGV[2], ARGV[i])
+      redis.call('HDEL', KEYS[i - 1], 'd')  -- its score moved: the next save schedules
       out[#out + 1] = ARGV[i]
     else
       redis.call('ZREM', KEYS[1], ARGV[i])

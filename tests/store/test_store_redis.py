@@ -72,7 +72,7 @@ async def test_key_layout(rstore: RedisStore, raw: Redis) -> None:
     assert await rstore.save("ABCD", 1, "v2", deadline_ms=5678) == 2
     stored = await raw.hgetall("crisp:room:ABCD")
     assert stored.pop("x").isdigit()  # when its expiry was last pushed back (issue 38)
-    assert stored == {"v": "2", "doc": "v2"}
+    assert stored == {"v": "2", "doc": "v2", "d": "5678"}  # d: its deadline as scheduled
     assert 590_000 < await raw.pttl("crisp:room:ABCD") <= 600_000
     assert await raw.zscore("crisp:deadlines", "ABCD") == 5678
     assert await raw.zscore("crisp:rooms", "ABCD") is not None
@@ -346,3 +346,24 @@ async def test_a_save_pushes_the_expiry_back_only_now_and_then(
     assert int(await raw.hget("crisp:room:ABCD", "x")) >= x
     rooms = await raw.zscore("crisp:rooms", "ABCD")
     assert rooms is not None and rooms > x + 590_000
+
+
+async def test_a_save_schedules_a_deadline_only_when_it_changed_or_was_claimed(
+    rstore: RedisStore, raw: Redis
+) -> None:
+    """Issue 38: the deadline is written to the schedule only when it is not the one
+    scheduled (`d`); a claim moves the score to its lease's end and drops `d`, so the
+    save after it schedules the room's deadline again, even the same one."""
+    await rstore.create("ABCD", "v1", deadline_ms=5000)
+    await raw.zadd("crisp:deadlines", {"ABCD": 7777})  # as if moved by hand: not seen
+    assert await rstore.save("ABCD", 1, "v2", deadline_ms=5000) == 2
+    assert await raw.zscore("crisp:deadlines", "ABCD") == 7777  # unchanged: not written
+    assert await rstore.save("ABCD", 2, "v3", deadline_ms=6000) == 3
+    assert await raw.zscore("crisp:deadlines", "ABCD") == 6000
+    assert await rstore.claim_due(6000, 30_000) == ["ABCD"]
+    assert await raw.zscore("crisp:deadlines", "ABCD") == 36_000  # the lease's end
+    assert await raw.hget("crisp:room:ABCD", "d") is None
+    assert await rstore.save("ABCD", 3, "v4", deadline_ms=6000) == 4  # the same again
+    assert await raw.zscore("crisp:deadlines", "ABCD") == 6000
+    assert await rstore.save("ABCD", 4, "v5", deadline_ms=None) == 5
+    assert await raw.zscore("crisp:deadlines", "ABCD") is None
