@@ -147,10 +147,10 @@ class Auditor:
                 # the whole event: no seed, no generator; its open part: no hidden card
                 # (the open part's seed and integers are the whole event's, checked here)
                 what = f"event {ev.kind} to {viewer}"
-                cards = self._clean(seen, frozenset(), what)
+                shown = self._clean(seen, frozenset(), what)
                 if len(open_part) < len(seen):
-                    cards = scan(open_part)[1]
-                leaked = hidden.intersection(cards)
+                    shown = scan(open_part)[1]
+                leaked = hidden.intersection(shown)
                 assert not leaked, f"{what} shows hidden cards {sorted(leaked)}: {open_part}"
 
     def _clean(self, value: Any, hidden: frozenset[str], what: str) -> list[str]:
@@ -166,15 +166,18 @@ class Auditor:
 
 
 def play(game: Game[Any, Any], seats: int, seed: int, options: Mapping[str, Any] | None = None,
-         level: str | None = None) -> Played:
-    """One game of `seats` computer players to its end, audited at every change."""
+         level: str | None = None, audit: bool = True) -> Played:
+    """One game of `seats` computer players to its end, audited at every change
+    (`audit=False`: only played, for a game the same seed has already audited; the
+    audit draws nothing from the game's generator, so the moves are the same)."""
     rng = random.Random(seed)
     players = [f"p{i + 1}" for i in range(seats)]
     auditor = Auditor(game, players, seed, rng)
+    check = auditor.check if audit else lambda *_: None
     now = 1_000
     opts = {name: opt.default for name, opt in game.options.items()} | dict(options or {})
     state, events = game.start(players, opts, Setup(), Ctx(now, rng))
-    auditor.check(None, state, events, now)
+    check(None, state, events, now)
     levels = [level or game.bot_levels[i % len(game.bot_levels)] for i in range(seats)]
     bots = {p: game.bot(lv) for p, lv in zip(players, levels, strict=True)}
     memory = {p: bots[p].fresh(p) for p in players}
@@ -193,7 +196,7 @@ def play(game: Game[Any, Any], seats: int, seed: int, options: Mapping[str, Any]
             new, evs = game.advance(state, Ctx(now, rng))
             assert new is not state or not evs
             if new is not state:
-                auditor.check(state, new, evs, now)
+                check(state, new, evs, now)
                 state = new
                 follow(state, evs)
             continue
@@ -207,7 +210,7 @@ def play(game: Game[Any, Any], seats: int, seed: int, options: Mapping[str, Any]
             action = game.parse(json.loads(json.dumps(message)))
             new, evs = game.apply(state, p, action, Ctx(now, rng))
             auditor.played.moves.append((now, p, dict(message)))
-            auditor.check(state, new, evs, now)
+            check(state, new, evs, now)
             state = new
             follow(state, evs)
             break

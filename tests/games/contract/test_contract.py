@@ -37,7 +37,8 @@ def test_every_level_plays_to_the_end(game: Game[Any, Any], level: str) -> None:
 @pytest.mark.parametrize("game", BY_ID)
 def test_the_same_seed_plays_the_same_game(game: Game[Any, Any]) -> None:
     seats = min(game.seats.min + 1, game.seats.max)
-    first, again = play(game, seats, SEED_BASE + 99), play(game, seats, SEED_BASE + 99)
+    first = play(game, seats, SEED_BASE + 99)
+    again = play(game, seats, SEED_BASE + 99, audit=False)  # the same game: audited once
     assert first.moves == again.moves
     assert json.dumps(first.final, sort_keys=True) == json.dumps(again.final, sort_keys=True)
     other = play(game, seats, SEED_BASE + 100)
