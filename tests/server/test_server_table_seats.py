@@ -30,9 +30,10 @@ import httpx
 import pytest
 
 from crisp.games import registry
+from tests.server.test_server_computer_procs import computer_moves_made, refused_moves
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
-from tests.support.servers import LiveServer, ThreadServer, advance_all
+from tests.support.servers import LiveServer, ProcServer, ThreadServer, advance_all
 
 STEPS = 4000  # moves and clock moves of one game, at most (a hang, not a bound of the rules)
 AWAY_MS = 20_000  # R17.2
@@ -100,6 +101,7 @@ class Driver:
         self.servers = servers
         self.memory: dict[str, Any] = {}
         self.seen: dict[int, int] = {}
+        self.moves: dict[str, int] = {}  # the moves each seat's socket made
         self.rng = random.Random(seed)
 
     async def step(self, players: list[Player]) -> bool:
@@ -121,6 +123,7 @@ class Driver:
                 continue
             answer = await send(p, dict(msg))
             assert answer["type"] == "update", (p.pid, msg, answer)
+            self.moves[p.pid] = self.moves.get(p.pid, 0) + 1
             moved = True
         return moved
 
@@ -416,3 +419,265 @@ async def test_r17_4_with_nobody_connected_the_role_goes_to_the_first_who_connec
         assert "kick" in view["legal"]
     finally:
         await close_all([ana, ben, cid])
+
+
+# ---- R18.1: watchers
+
+
+async def refusal(p: Player, msg: dict[str, Any]) -> dict[str, Any]:
+    """The error answering `msg` (its `ref`)."""
+    ref = f"{p.pid}-{len(p.frames)}"
+    await p.send({**msg, "id": ref})
+    found = await p.wait(lambda q: next((e for e in q.errors if e.get("ref") == ref), None),
+                         what=f"the refusal of {msg['type']}")
+    return found  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", ["cribbage", "crapette"])
+async def test_r18_1_the_host_turns_watching_off_and_on(server: ThreadServer, game: str) -> None:
+    code, (ana, ben) = await seat(server, game, 2)
+    eve = await Player.watch(server, code)
+    try:
+        assert eve.view["watching"] is True and eve.view["you"] is None
+        assert eve.view["legal"] == [] and eve.view["game"] == game
+        for msg in ({"type": "start"}, {"type": "options", "watchers": False},
+                    {"type": "leave"}, {"type": "kick", "player": "p2"}, {"type": "add_bot"}):
+            assert (await refusal(eve, msg))["code"] == "not_a_player", msg
+        mark = ben.mark()
+        assert (await send(ana, {"type": "options", "watchers": False}))["type"] == "update"
+        assert await eve.wait_closed() == 4403  # the watchers already there go too
+        await ben.wait_view(lambda v: v["options"]["watchers"] is False and v["watchers"] == 0,
+                            after=mark)
+        assert (await get_room(server, code)).json()["watchers"] == 0
+        late = await Player.watch(server, code)
+        assert late.closed and late.close_code == 4403 and late.updates == []
+        assert (await refusal(ben, {"type": "options", "watchers": True}))["code"] == "not_host"
+        assert (await send(ana, {"type": "options", "watchers": True}))["type"] == "update"
+        back = await Player.watch(server, code)
+        assert back.view["watching"] is True and back.view["watchers"] == 1
+        # and once the game started, watching stays as the lobby left it
+        assert (await send(ana, {"type": "start"}))["type"] == "update"
+        await back.wait_view(lambda v: v["status"] != "lobby")
+        await close_all([back])
+    finally:
+        await close_all([ana, ben, eve])
+
+
+async def test_r18_1_a_watcher_never_sees_a_hand(server: ThreadServer) -> None:
+    """Through a whole hand of Cribbage: at each version the watcher's table is the
+    seats' public table, and no card of a hand or of the crib before its show."""
+    code, players = await seat(server, "cribbage", 2)
+    watcher = await Player.watch(server, code)
+    try:
+        await start_cribbage(players)
+        driver = Driver("cribbage", [server])
+        await driver.until(players, lambda: watcher.updates[-1]["view"]["status"] == "hand_over"
+                           and all(p.view["status"] == "hand_over" for p in players),
+                           "the first hand over")
+        by_version = [{u["view"]["version"]: u["view"] for u in p.updates} for p in players]
+        compared = set()
+        for update in watcher.updates:
+            view = update["view"]
+            assert view["you"] is None and view["watching"] is True and view["legal"] == []
+            assert view.get("hand") is None and view.get("gave") is None, view
+            assert not view.get("playable") and view.get("coach") is None
+            seen = cards_in(update)
+            for seats in by_version:
+                theirs = seats.get(view["version"])
+                if theirs is None:
+                    continue
+                compared.add(view["version"])
+                assert not seen & hidden(theirs), (view["version"], seen & hidden(theirs))
+                public = ("status", "players", "crib", "starter", "play", "show", "turn",
+                          "dealer", "hand_no", "host", "options", "winners")
+                assert {k: view.get(k) for k in public} == {k: theirs.get(k) for k in public}
+        statuses = {u["view"]["status"] for u in watcher.updates
+                    if u["view"]["version"] in compared}
+        assert {"give", "play"} <= statuses, statuses
+    finally:
+        await close_all([*players, watcher])
+
+
+# ---- R18.5: moving a seat
+
+
+async def ask_move(server: LiveServer, code: str, token: str,
+                   body: dict[str, Any] | None = None) -> httpx.Response:
+    async with server.http() as c:
+        return await c.post(f"/api/rooms/{code}/move", json=body or {},
+                            headers={"Authorization": f"Bearer {token}"})
+
+
+async def take_move(server: LiveServer, code: str, move: str) -> httpx.Response:
+    async with server.http() as c:
+        return await c.post(f"/api/rooms/{code}/move/{move}")
+
+
+def own(view: dict[str, Any]) -> Any:
+    """What of the table is the seat's own: its hand (Cribbage), its piles (Crapette)."""
+    if view["game"] == "cribbage":
+        return sorted(view["hand"])
+    return seat_of(view, view["you"])
+
+
+@pytest.mark.parametrize("game", ["cribbage", "crapette"])
+async def test_r18_5_a_seat_moves_to_another_phone(server: ThreadServer, game: str) -> None:
+    code, (ana, ben) = await seat(server, game, 2)
+    phones = [ana, ben]
+    try:
+        if game == "cribbage":
+            await start_cribbage([ana, ben])
+        else:
+            assert (await send(ana, {"type": "start"}))["type"] == "update"
+            await ben.wait_view(lambda v: v["status"] == "playing")
+        mine = own(ben.view)
+        r = await ask_move(server, code, ben.token)
+        assert r.status_code == 201, r.text
+        r = await take_move(server, code, r.json()["move_code"])
+        assert r.status_code == 201, r.text
+        seat_ = r.json()
+        assert seat_["player_id"] == "p2" and seat_["token"] != ben.token
+        # the old phone is closed 4403 and its token refused from now on
+        assert await ben.wait_closed() == 4403
+        old = await Player.join(server, code, "p2", ben.token)
+        assert await old.wait_closed() == 4401
+        # the new phone has the seat, with what was the seat's own
+        new = await Player.join(server, code, "p2", seat_["token"])
+        phones.append(new)
+        assert new.view["you"] == "p2" and own(new.view) == mine
+        await ana.wait_view(lambda v: seat_of(v, "p2")["connected"])
+        driver = Driver(game, [server])
+        await driver.until([ana, new], lambda: driver.moves.get("p2", 0) > 0,
+                           "a move from the new phone")
+        # the host moves a seat only while it is away (R18.5)
+        r = await ask_move(server, code, ana.token, {"player": "p2"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "not_away", r.text
+        mark = ana.mark()
+        await new.close()
+        await ana.wait_event("disconnected", after=mark)
+        await server.advance(AWAY_MS)
+        await ana.wait_event("away", after=mark)
+        r = await ask_move(server, code, ana.token, {"player": "p2"})
+        assert r.status_code == 201, r.text
+        r = await take_move(server, code, r.json()["move_code"])
+        assert r.status_code == 201, r.text
+        third = await Player.join(server, code, "p2", r.json()["token"])
+        phones.append(third)
+        await ana.wait_event("back", after=mark)
+        assert not seat_of(third.view, "p2")["away"] and not seat_of(third.view, "p2")["is_bot"]
+    finally:
+        await close_all(phones)
+
+
+# ---- real processes on one Redis
+
+
+async def moves_by_type(server: ProcServer) -> dict[str, int]:
+    """`crisp_computer_moves_total` of one process by action type."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with server.http() as client:
+        r = await client.get("/metrics")
+    assert r.status_code == 200, r.text
+    return {s.labels["type"]: int(s.value) for f in text_string_to_metric_families(r.text)
+            for s in f.samples if s.name == "crisp_computer_moves_total"}
+
+
+async def start_with(driver: Driver, players: list[Player], **options: Any) -> None:
+    """The host sets `options` and starts; the cut is confirmed (C7.5) by everyone,
+    the computer players too (their pause is game time: the driver moves it)."""
+    host = players[0]
+    if options:
+        assert (await send(host, {"type": "options", **options}))["type"] == "update"
+    assert (await send(host, {"type": "start"}))["type"] == "update"
+    await driver.until(players, lambda: all(p.view["status"] == "give" for p in players),
+                       "the first give")
+
+
+def replayed(moves: list[dict[str, Any]], pid: str) -> list[tuple[str, Any]]:
+    """A seat's gives and lays in a game's record."""
+    return [(m["kind"], m.get("card", m.get("count"))) for m in moves
+            if m.get("player") == pid and m["kind"] in ("gave", "laid")]
+
+
+def seen(p: Player, pid: str) -> list[tuple[str, Any]]:
+    """A seat's gives and lays as the socket `p` got them."""
+    return [(e["kind"], e.get("card", e.get("count"))) for e in p.events()
+            if e.get("player") == pid and e["kind"] in ("gave", "laid")]
+
+
+@pytest.mark.redis
+async def test_two_processes_one_killed_mid_game_the_cribbage_game_ends_on_the_other(
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
+) -> None:
+    """Ana on a, Ben on b, a computer player: a is SIGKILLed mid-game; the game ends
+    on b, and each computer move was made (saved and counted) by one process once."""
+    a, b = spawn_crisp(CRISP_REDIS_URL=redis_url), spawn_crisp(CRISP_REDIS_URL=redis_url)
+    await advance_all([a, b])  # one game time on both
+    code, (ana, ben) = await seat(a, "cribbage", 2, bots=1, others=b)
+    bot = "p3"
+    driver = Driver("cribbage", [a, b])
+    players = [ana, ben]
+    try:
+        await start_with(driver, players, target=61)
+        # mid-game: the computer has given and laid, on either process
+        await driver.until(players, lambda: any(k == "laid" for k, _ in seen(ben, bot))
+                           and ben.view["status"] == "play", "a card laid by the computer")
+        assert not over(ben)
+        made_by_a = await moves_by_type(a)  # nothing moves until the test moves it
+        made_by_b = await moves_by_type(b)
+        a.kill()
+        assert await ana.wait_closed() == 1006
+        ana = await Player.join(b, code, "p1", ana.token)  # Ana's phone reconnects to b
+        players = [ana, ben]
+        driver.servers = [b]
+        await driver.until(players, lambda: over(ana) and over(ben), "the game over on b")
+        async with b.http() as c:
+            r = await c.get(f"/api/rooms/{code}/rounds/1")
+        assert r.status_code == 200, r.text
+        record = replayed(r.json()["moves"], bot)
+        # Ben (on b throughout) got each computer move once, as the record has it
+        assert seen(ben, bot) == record
+        made_by_b_now = await moves_by_type(b)
+        made = {kind: made_by_a.get(kind, 0) + made_by_b_now.get(kind, 0)
+                for kind in ("give", "lay")}
+        assert made == {"give": sum(k == "gave" for k, _ in record),
+                        "lay": sum(k == "laid" for k, _ in record)}, (made, record)
+        assert made_by_b_now.get("lay", 0) > made_by_b.get("lay", 0)  # b played on
+        assert refused_moves(a, b) == []
+        assert await computer_moves_made(b) >= sum(made_by_b_now.values())
+    finally:
+        await close_all(players)
+
+
+@pytest.mark.redis
+async def test_a_table_room_in_redis_is_played_on_after_a_restart(
+    spawn_crisp: Callable[..., ProcServer], redis_url: str
+) -> None:
+    env = {"CRISP_REDIS_URL": redis_url}
+    a = spawn_crisp(**env)
+    code, (ana, ben) = await seat(a, "cribbage", 2, bots=1)
+    driver = Driver("cribbage", [a])
+    await start_with(driver, [ana, ben], target=61)
+    await driver.until([ana, ben], lambda: ana.view["status"] == "play", "the play")
+    before = {p.pid: p.view for p in (ana, ben)}
+    a.stop()  # a restart: SIGTERM, then a new process on the same Redis
+    await ana.wait_closed()
+    await ben.wait_closed()
+    b = spawn_crisp(**env)
+    ana = await Player.join(b, code, "p1", ana.token)
+    ben = await Player.join(b, code, "p2", ben.token)
+    try:
+        for p in (ana, ben):  # the table as it was: the same hand, scores, turn
+            was, now = before[p.pid], p.view
+            for key in ("game", "hand_no", "hand", "gave", "starter", "play", "turn", "host"):
+                assert now[key] == was[key], key
+            assert [x["score"] for x in now["players"]] == [x["score"] for x in was["players"]]
+            assert now["version"] >= was["version"]
+        driver.servers = [b]
+        hand = ana.view["hand_no"]
+        await driver.until([ana, ben], lambda: ana.view["hand_no"] > hand or over(ana),
+                           "the next hand, played on the new process")
+        assert any(k == "laid" for k, _ in seen(ana, "p3"))
+    finally:
+        await close_all([ana, ben])
