@@ -18,8 +18,7 @@ from crisp.server.ops.logs import fields
 from crisp.server.ops.observed import observed_store
 from crisp.server.ops.settings import Settings
 from crisp.server.ops.throttle import LogThrottle
-from crisp.server.rooms import changes
-from crisp.server.rooms.changes import RoomEvents
+from crisp.server.rooms.changes import Lifetimes, RoomEvents
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.leases import LeaseTimes, Presence
 from crisp.server.rooms.loops import Wakeup
@@ -75,7 +74,8 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         hooks=hooks,
         docs=docs,
         events=RoomEvents(changed=hub.local_change, deadline=wakeup.at),
-        unopened_ms=settings.unopened_room_ttl_s * 1000,
+        lifetimes=Lifetimes(unopened_ms=settings.unopened_room_ttl_s * 1000,
+                            empty_lobby_ms=settings.empty_lobby_ttl_s * 1000),
     )
     scheduler = Scheduler(
         store, clock, rooms, wakeup, lease_check_ms=times.check_ms,
@@ -113,7 +113,6 @@ async def start_context(settings: Settings, hooks: ServerHooks) -> ServerContext
         client_errors=LogThrottle(settings.log_interval_s),
     )
     throttle.CEILING.configure(settings.log_ceiling_per_s)  # over all clients (issue 39)
-    changes.EMPTY_LOBBY.ms = settings.empty_lobby_ttl_s * 1000  # issue 39
     scheduler.start()
     ctx.presence.start()
     ctx.housekeeping = asyncio.create_task(_housekeeping(ctx), name="crisp-housekeeping")

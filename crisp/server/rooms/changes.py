@@ -99,10 +99,10 @@ class RoomChanges:
 
     def __init__(
         self, store: Store, clock: Clock, hooks: ServerHooks, docs: DocCache,
-        events: RoomEvents, time_scale: float, unopened_ms: int = UNOPENED_MS,
+        events: RoomEvents, time_scale: float, lifetimes: Lifetimes | None = None,
     ) -> None:  # fmt: skip
         self.store = store
-        self.unopened_ms = unopened_ms
+        self.lifetimes = lifetimes or Lifetimes()
         self.clock = clock
         self.hooks = hooks
         self.docs = docs
@@ -154,7 +154,7 @@ class RoomChanges:
                     return None
                 continue  # no change: decided again on the stored document
             new_doc = doc if out is None else out.doc
-            deadline = room_deadline(new_doc, self.unopened_ms)
+            deadline = room_deadline(new_doc, self.lifetimes)
             message = save_id = None
             # R18.2: the round's record grows with its events (round_record.py); a
             # room with a log gives it every save, so that it expires with the room
@@ -224,34 +224,35 @@ def _above_seen(new: RoomDoc, old: RoomDoc, seen: int) -> RoomDoc:
     return new.with_(state=state)
 
 
-def room_deadline(doc: RoomDoc, unopened_ms: int = UNOPENED_MS) -> int | None:
+@dataclass(frozen=True)
+class Lifetimes:
+    """How long the rooms nobody uses live: `unopened_ms` (CRISP_UNOPENED_ROOM_TTL_S,
+    issue 23) a room none of whose seats ever connected, `empty_lobby_ms`
+    (CRISP_EMPTY_LOBBY_TTL_S, issue 39) a lobby none of whose human seats is
+    connected any more (the rooms service's, given at its construction)."""
+
+    unopened_ms: int = UNOPENED_MS
+    empty_lobby_ms: int = EMPTY_LOBBY_MS
+
+
+def room_deadline(doc: RoomDoc, lifetimes: Lifetimes | None = None) -> int | None:
     """When the room next needs the scheduler: the engine's next deadline, the next
     computer move, or, for a room none of whose seats ever connected or an empty
     lobby, its end (`unopened_end`), whichever is first."""
+    end = unopened_end(doc, lifetimes or Lifetimes())
     times = [t for t in (rules.next_deadline(doc.state), computer_seats.next_move_ms(doc.computer),
-                         unopened_end(doc, unopened_ms)) if t is not None]
+                         end) if t is not None]
     return min(times) if times else None
 
 
-def unopened_end(doc: RoomDoc, unopened_ms: int) -> int | None:
+def unopened_end(doc: RoomDoc, lifetimes: Lifetimes) -> int | None:
     """When a room that no seat ever connected to is deleted (issue 23: such a room
     would otherwise live the whole idle time), or, once one did, when a lobby that no
     human seat is connected to any more is (`empty_lobby_end`, issue 39); None for
     any other room."""
     if doc.conn_seq == 0:
-        return doc.created_ms + unopened_ms
-    return empty_lobby_end(doc.state, EMPTY_LOBBY.ms)
-
-
-@dataclass
-class EmptyLobby:
-    """How long a lobby with no connected human seat lives (`CRISP_EMPTY_LOBBY_TTL_S`,
-    set once per process by context.py: one value for every room of the process)."""
-
-    ms: int = EMPTY_LOBBY_MS
-
-
-EMPTY_LOBBY = EmptyLobby()
+        return doc.created_ms + lifetimes.unopened_ms
+    return empty_lobby_end(doc.state, lifetimes.empty_lobby_ms)
 
 
 def empty_lobby_end(state: Any, empty_ms: int) -> int | None:

@@ -25,7 +25,7 @@ from crisp.server.ops.logs import fields
 from crisp.server.rooms import computer_seats
 from crisp.server.rooms.changes import (
     NO_EVENTS,
-    UNOPENED_MS,
+    Lifetimes,
     Mutation,
     Outcome,
     RoomChanges,
@@ -38,6 +38,7 @@ from crisp.server.rooms.codes import hash_token, new_code, new_token, player_of_
 from crisp.server.rooms.doccache import DocCache
 from crisp.server.rooms.document import RoomDoc
 from crisp.server.rooms.serverclock import Clock
+from crisp.server.rooms.summary import room_summary
 from crisp.server.rooms.watch_count import closed_to_watchers
 from crisp.server.wire import rules
 from crisp.server.wire.failures import NameTaken, RoomBusy, RoomLocked, RoomNotFound, SeatGone
@@ -50,7 +51,12 @@ SETTLE_TRIES = 40  # loads tried (backing off to 2 s) to learn whether a save la
 
 
 class _Unopened(Exception):
-    """A room no seat ever connected to is past its time (`unopened_end`)."""
+    """A room no seat ever connected to, or a lobby nobody is connected to any more,
+    is past its time (`unopened_end`); `why`: which, for the log."""
+
+    def __init__(self, room_code: str, why: str) -> None:
+        super().__init__(room_code)
+        self.why = why
 
 
 @dataclass(frozen=True)
@@ -60,27 +66,6 @@ class SeatCredentials:
     room_code: str
     player_id: str
     token: str
-
-
-def room_summary(
-    room_code: str, state: rules.RoomState, now: int, locked: bool = False, watchers: int = 0,
-    game: str = DEFAULT,
-) -> dict[str, Any]:
-    """The public facts about a room (GET /api/rooms/{code}): its game (v2), its
-    status at `now`, options, players, whether its lobby is locked and how many
-    watch (R18.1); never a card, a token or anything of a view."""
-    return {
-        "code": room_code,
-        "game": game,
-        "status": rules.status(state, now),
-        "options": state.options.to_json(),
-        "players": [
-            {"id": p.id, "name": p.name, "connected": p.connected, "is_host": p.id == state.host}
-            for p in state.players
-        ],
-        "locked": locked,
-        "watchers": watchers,
-    }
 
 
 class Rooms:
@@ -95,17 +80,17 @@ class Rooms:
         hooks: ServerHooks = NOOP_HOOKS,
         docs: DocCache | None = None,
         events: RoomEvents = NO_EVENTS,
-        unopened_ms: int = UNOPENED_MS,
+        lifetimes: Lifetimes | None = None,
     ) -> None:
         self.store = store
         self.clock = clock or Clock()
         self.time_scale = time_scale
         self.hooks = hooks
         self.docs = docs or DocCache()
-        self.unopened_ms = unopened_ms
+        self.lifetimes = lifetimes or Lifetimes()
         self._settling: set[asyncio.Task[None]] = set()  # saves whose outcome is unknown
         self.changes = RoomChanges(
-            store, self.clock, hooks, self.docs, events, time_scale, unopened_ms
+            store, self.clock, hooks, self.docs, events, time_scale, self.lifetimes
         )
 
     # ---- reading ----
@@ -155,7 +140,7 @@ class Rooms:
                 created_ms=self.clock.now_ms(), game=game,
             )
             if await self.store.create(room_code, doc.dumps(),
-                                       room_deadline(doc, self.unopened_ms)):
+                                       room_deadline(doc, self.lifetimes)):
                 self.hooks.room_created(room_code)
                 log.info(
                     "room %s: created by %s", room_code, host,
@@ -319,12 +304,13 @@ class Rooms:
     async def advance(self, room_code: str) -> None:
         """Apply whatever fell due in a room, and make the computer moves whose time
         has come (called by the scheduler); delete a room no seat ever connected to
-        once its time is up (`unopened_end`)."""
+        or an empty lobby once its time is up (`unopened_end`)."""
 
         def fn(doc: RoomDoc, now: int) -> Outcome:
-            end = unopened_end(doc, self.unopened_ms)
+            end = unopened_end(doc, self.lifetimes)
             if end is not None and end <= now:
-                raise _Unopened(room_code)
+                raise _Unopened(room_code, "room_unopened" if doc.conn_seq == 0
+                                else "room_empty_lobby")
             due = rules.next_deadline(doc.state)
             state, events = rules.advance(doc.state, now)
             if due is not None and state.version != doc.state.version:
@@ -338,10 +324,12 @@ class Rooms:
             out = await self.mutate(room_code, fn, timer=True)
         except RoomNotFound:
             return
-        except _Unopened:
+        except _Unopened as gone:
             await self.store.delete(room_code)
-            log.info("room %s: deleted, no seat ever connected", room_code,
-                     extra=fields(room_code, "room_unopened"))
+            said = ("no seat ever connected" if gone.why == "room_unopened"
+                    else "a lobby nobody was connected to")
+            log.info("room %s: deleted, %s", room_code, said,
+                     extra=fields(room_code, gone.why))
             return
         except UnknownSave as exc:  # counted once the store says the save landed
             self._settling.add(task := asyncio.create_task(
