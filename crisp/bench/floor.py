@@ -346,8 +346,15 @@ def create_app() -> FastAPI:
                     await ws.send_text(dumps({"type": ERROR, "code": ILLEGAL, "message": "not now",
                                               "ref": msg.get("id")}).decode())  # fmt: skip
                     continue
-                floor.rooms[code] = new  # the next action builds on it, published or not
-                await floor.change(code, new)
+                old, floor.rooms[code] = floor.rooms[code], new  # the next action builds on it
+                try:
+                    await floor.change(code, new)
+                except Exception:  # Redis failed (a cluster client under load): refused
+                    if floor.rooms.get(code) is new:
+                        floor.rooms[code] = old
+                    await ws.send_text(dumps({"type": ERROR, "code": "store_unavailable",
+                                              "message": "try again",
+                                              "ref": msg.get("id")}).decode())  # fmt: skip
         except WebSocketDisconnect:
             pass
         except Exception:
