@@ -247,10 +247,43 @@ def _pass_host(gt: GameTable) -> tuple[GameTable, list[Event]]:
     return gt.with_table(replace(t, version=t.version + 1), host_pending=True), []
 
 
+def paused(gt: GameTable) -> bool:
+    """R17.6: a game is played and no person is connected (there are people): nothing
+    acts, neither the computer nor the game's timers, until one is back (Crisp's
+    reading, crisp/engine/presence.py)."""
+    t = gt.table
+    if t.play is None or t.over:
+        return False
+    humans = [s for s in t.seats if s.bot_level is None]
+    return bool(humans) and not any(s.connected for s in humans)
+
+
+def _presence_due(t: Table) -> int | None:
+    """The next seat going away (R17.2)."""
+    return min((a for a in (tables._away_at(t, s) for s in t.seats) if a is not None),
+               default=None)
+
+
+def _table_due(gt: GameTable) -> int | None:
+    """The table's next deadline: a seat going away, and the game's own unless paused."""
+    return _presence_due(gt.table) if paused(gt) else tables.due(gt.table)
+
+
+def _going_away(t: Table, now: int) -> tuple[Table, list[Event]]:
+    """The seats whose player has been gone 20 s are away (R17.2), the game untouched."""
+    new, events = t, []
+    for seat in t.seats:
+        at = tables._away_at(t, seat)
+        if at is not None and at <= now:
+            new = new._with(seats=new._seat_with(seat.id, away=True))
+            events.append(tables.said(TableEvent.AWAY, {"player": seat.id}))
+    return new, events
+
+
 def next_deadline(gt: GameTable) -> int | None:
-    """The table's next deadline (the game's, a seat going away) or the host's
-    hand-over (R17.4)."""
-    times = [d for d in (tables.due(gt.table), _host_away_until(gt)) if d is not None]
+    """The table's next deadline (the game's unless paused, a seat going away) or
+    the host's hand-over (R17.4)."""
+    times = [d for d in (_table_due(gt), _host_away_until(gt)) if d is not None]
     return min(times, default=None)
 
 
@@ -258,8 +291,11 @@ def advance(gt: GameTable, now: int) -> tuple[GameTable, Events]:
     if (due := next_deadline(gt)) is None or due > now:
         return gt, []
     events: list[Event] = []
-    if (table_due := tables.due(gt.table)) is not None and table_due <= now:
-        table, events = tables.advance(gt.table, Ctx(now, RNG))
+    if (table_due := _table_due(gt)) is not None and table_due <= now:
+        if paused(gt):
+            table, events = _going_away(gt.table, now)
+        else:
+            table, events = tables.advance(gt.table, Ctx(now, RNG))
         gt = gt.with_table(table)
     if (host_due := _host_away_until(gt)) is not None and host_due <= now:
         gt, more = _pass_host(gt)
@@ -320,12 +356,9 @@ def view_for(gt: GameTable, viewer: str | None, now: int) -> dict[str, JSON]:
 
 
 def computer_seats(gt: GameTable, now: int) -> list[tuple[str, str]]:
-    """(seat, level) the computer must act for now (R17.1, R17.2, R17.6: none while
-    every human seat is away)."""
-    seats = gt.table.seats
-    if all(s.away for s in seats if s.bot_level is None):
-        return [] if any(s.bot_level is None for s in seats) else tables.computer(gt.table, now)
-    return tables.computer(gt.table, now)
+    """(seat, level) the computer must act for now (R17.1, R17.2, R17.6: none while no
+    person is connected)."""
+    return [] if paused(gt) else tables.computer(gt.table, now)
 
 
 def replay(gt: GameTable) -> dict[str, JSON] | None:
