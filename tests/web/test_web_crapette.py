@@ -10,6 +10,8 @@ each view as the server would send it (update.js applyUpdate, then the store), a
 - tap-tap: only the view's `moves` light up, and the move sent is the view's;
 - the call: "Crapette!" for the player who is not moving, with the version of the
   last `moved` event seen; a right call's outcome and missed move shown to both.
+- a real room through the real server: a computer player added, the game started,
+  moves by taps and an end of turn, the table fitting a 360 px phone at rest.
 
 With CRISP_CRAPETTE_SHOTS=1 the screenshots of docs/img/crapette-*.png are made
 again (start, mid-game, a right call, game over, each in en, ar, id, pl).
@@ -19,13 +21,24 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.browser_kit import LAYOUT_PROBLEMS, settle, wait_js
+from tests.web.browser_kit import (
+    LAYOUT_PROBLEMS,
+    assert_no_horizontal_scroll,
+    open_seat,
+    settle,
+    tap,
+    view,
+    wait_js,
+    wait_settled,
+    wait_view,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -356,3 +369,56 @@ def test_wider_phones_fit_too(table_page: Page, size: dict[str, int]) -> None:
                     )
                 ]
     assert not found, "\n".join(found)
+
+
+# ---- a real room
+
+
+def fits_while_still(page: Page, version: int) -> bool:
+    """The table at `version`, its cards come to rest, fits the phone (the layout
+    checks); False if another update came meanwhile (nothing checked)."""
+    wait_settled(page)  # a card still sliding is not the layout
+    found = problems(page, INSIDE)
+    if view(page)["version"] != version:
+        return False
+    assert not found, found
+    assert_no_horizontal_scroll(page)
+    return True
+
+
+def test_a_real_room_is_played_by_taps_in_the_browser(phone: Any, server: Any) -> None:
+    """A real Crapette room against a computer player, through the real server: the
+    lobby, the start, a few moves by tap-tap (a pile, then where it goes) and an end
+    of turn, each changing the table, on a 360 px wide phone."""
+    host = server.post("/api/rooms", {"name": "Ana", "game": "crapette"})
+    page = phone(viewport=SMALL)
+    open_seat(page, server.base, host["code"], host)
+    tap(page, "add-bot")
+    wait_view(page, "v.players.length === 2")
+    tap(page, "start-game")
+    page.wait_for_selector(".cr-table")
+    pile = lambda wire: MOVER_SIDE.get(wire, wire)  # noqa: E731
+    end = time.monotonic() + 60
+    moved = ended = 0
+    while moved < 3 or not ended:
+        assert time.monotonic() < end, f"{moved} moves and {ended} ends in 60 s: {view(page)}"
+        v = view(page)
+        if v["status"] == "game_over":
+            break
+        if not (v["turn"] and v["turn"]["player"] == v["you"]):  # the computer's turn
+            wait_view(page, f"v.status === 'game_over' || v.turn.player === {v['you']!r}",
+                      timeout=30_000)
+            continue
+        if not fits_while_still(page, v["version"]):
+            continue  # the table changed meanwhile (the computer's call): look again
+        if v["moves"] and (moved < 3 or "end" not in v["legal"]):
+            move = v["moves"][0]
+            page.click(f"[data-pile='{pile(move['from'])}']")
+            page.click(f"[data-pile='{pile(move['to'])}']")
+            moved += 1
+        elif "end" in v["legal"]:
+            tap(page, "end-turn")
+            ended += 1
+        wait_view(page, f"v.version !== {v['version']}")
+    assert moved or ended
+    assert not page.errors, page.errors
