@@ -1,6 +1,7 @@
 """The contract suite of every game (tests/games/contract) runs over Cribbage there,
 now that the registry hosts it: this module ran it a second time and only checks
-that it is among that suite's games (docs/testing.md, "What remains to reach 300 s")."""
+that it is among that suite's games (docs/testing.md, "What was done: the games'
+and the engine's tests")."""
 
 from __future__ import annotations
 
