@@ -23,7 +23,7 @@ import pytest
 from crisp.games import registry
 from tests.games.contract import highcard
 from tests.support.player import Player, close_all
-from tests.support.rooms import create_room, join_room
+from tests.support.rooms import table
 from tests.support.servers import ThreadServer
 
 STEPS = 4000  # moves and clock moves of one game, at most (a hang, not a bound of the rules)
@@ -50,16 +50,7 @@ def over(view: dict[str, Any]) -> bool:
 
 async def seat(server: ThreadServer, game: str, n: int, **create: Any) -> tuple[str, list[Player]]:
     """A room of `game` with `n` people connected (the host first)."""
-    code, pid, token = await create_room(server, "Ana", game=game, **create)
-    seats = [(pid, token)]
-    for name in ["Ben", "Cid", "Dee"][: n - 1]:
-        seats.append(await join_room(server, code, name))
-    players = [await Player.join(server, code, p, t) for p, t in seats]
-    for p in players:
-        await p.wait_view(
-            lambda v: len(v["players"]) == n and all(x["connected"] for x in v["players"])
-        )
-    return code, players
+    return await table(server, n, game=game, **create)
 
 
 async def send(p: Player, msg: dict[str, Any]) -> dict[str, Any]:

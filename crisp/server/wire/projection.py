@@ -147,9 +147,14 @@ class TableFrame:
     def update_text(
         self, pid: str | None, seq: int, events: list[str], lag_ms: int | None = None
     ) -> str:
-        return (f'{{"type":"update","seq":{seq},"now":{self.now},'
-                f'"view":{self.view_text(pid, lag_ms)},'
-                f'"events":[{",".join(events)}]}}')  # fmt: skip
+        return update_text(self.now, seq, self.view_text(pid, lag_ms), events)
+
+
+def update_text(now: int, seq: int, view_text: str, events: list[str]) -> str:
+    """An update's text from its view's and its events' texts (`plain_update`'s
+    layout, byte for byte)."""
+    return (f'{{"type":"update","seq":{seq},"now":{now},'
+            f'"view":{view_text},"events":[{",".join(events)}]}}')  # fmt: skip
 
 
 class Frame:
@@ -195,9 +200,7 @@ class Frame:
         self, pid: str | None, seq: int, events: list[str], lag_ms: int | None = None
     ) -> str:
         """The whole update for `pid` (None: a watcher), its events given as JSON texts."""
-        return (f'{{"type":"update","seq":{seq},"now":{self.now},'
-                f'"view":{self.view_text(pid, lag_ms)},'
-                f'"events":[{",".join(events)}]}}')  # fmt: skip
+        return update_text(self.now, seq, self.view_text(pid, lag_ms), events)
 
 
 class EventTexts:
