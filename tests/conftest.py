@@ -74,7 +74,6 @@ FIRST = (
     "tests/web/test_web_layout.py",
     "tests/web/test_web_computer.py",
     "tests/web/test_web_a11y.py",
-    "tests/games/crapette/test_crapette_fault_finder.py",
     "tests/server/test_server_leak.py",
     "tests/server/test_server_computer_procs.py",
     "tests/web/",
