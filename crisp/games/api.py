@@ -202,6 +202,12 @@ class Game(Protocol, Generic[S, A]):
         """The state once every deadline up to `ctx.now` has passed."""
         ...
 
+    def resume(self, state: S, now: int) -> S:
+        """R17.6: the table goes on after a time with no person connected (the game's
+        deadlines were held meanwhile): every decision's timer running then gets its
+        full time again from `now`."""
+        ...
+
     def to_act(self, state: S, now: int) -> list[str]:
         """The players the game waits for now (the table plays away and computer
         seats among them). Name a player whose move may not begin yet too (their

@@ -242,3 +242,25 @@ def test_k6_5_a_crapette_move_names_the_table_version_it_produced() -> None:
         assert moved and all(ev.data["version"] == t.version for ev in moved)
         return
     raise AssertionError("no move made")
+
+
+@pytest.mark.parametrize(("game_id", "option", "value"), [
+    ("cribbage", "turn_seconds", 15), ("crapette", "move_seconds", 15),
+    (highcard.GAME_ID, "turn_seconds", 10)])
+def test_r17_6_resume_gives_the_running_timer_its_full_time(
+    game_id: str, option: str, value: int
+) -> None:
+    """R17.6 (C10.1, K7.2): after a time with nobody connected, the decision then in
+    progress gets its full time again (`Game.resume`)."""
+    t = lobby(game_id, 2)
+    t, _ = tb.set_options(t, "p1", {option: value})
+    t, _ = tb.start(t, "p1", Setup(dealer=0), Ctx(1_000, random.Random(5)))
+    game, play = t.game, t.play
+    if game_id == "cribbage":  # C3.1 is skipped with a dealer: giving, its time-out running
+        assert play.status == "give"
+    due = game.due(play)
+    assert due is not None
+    later = due + 50_000  # long past it: everyone was away meanwhile
+    resumed = game.resume(play, later)
+    assert game.due(resumed) == later + (due - 1_000)
+    assert game.view(resumed, None, later) is not None

@@ -79,6 +79,10 @@ class Crapette:
     def advance(self, state: State, ctx: Ctx) -> tuple[State, list[Event]]:
         return reducer.advance(state, ctx)
 
+    def resume(self, state: State, now: int) -> State:
+        """R17.6 (K7.2): the move in progress gets its full time again (K7.1)."""
+        return reducer.resume(state, now)
+
     def to_act(self, state: State, now: int) -> list[str]:
         """The mover; and the other player while a call is open to them (K6.6), so
         that a computer player can call."""

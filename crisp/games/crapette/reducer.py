@@ -37,6 +37,13 @@ def _deadline(options: Options, start: int) -> int | None:
     return None if ms is None else start + ms
 
 
+def resume(state: State, now: int) -> State:
+    """R17.6: a running move timer (K7.1) starts again from `now`."""
+    if state.status != Status.PLAYING or state.deadline is None:
+        return state
+    return replace(state, deadline=_deadline(state.options, now))
+
+
 def apply(state: State, player: str, action: Action, ctx: Ctx) -> tuple[State, list[Event]]:
     """`player`'s action, or GameError."""
     if state.status != Status.PLAYING:

@@ -145,6 +145,18 @@ class Cribbage:
             return state.next_at
         return None
 
+    def resume(self, state: State, now: int) -> State:
+        """R17.6 (C10.1): the decision in progress gets its full time again (C8.3: the
+        giving time-out from now, the turn's time from now)."""
+        ts = state.options.turn_seconds
+        if ts is None:
+            return state
+        if state.status is Status.GIVE and state.give_deadline is not None:
+            return replace(state, give_deadline=now + scaled(ts * 1000, state.time_scale))
+        if state.status is Status.PLAY and state.turn is not None:
+            return replace(state, turn_since=now)
+        return state
+
     def advance(self, state: State, ctx: Ctx) -> tuple[State, list[Event]]:
         events: list[Event] = []
         for _ in range(MAX_STEPS):

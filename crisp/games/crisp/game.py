@@ -150,6 +150,11 @@ class CrispGame:
         new, events = engine.advance(state, ctx.now)
         return new, _events(events)
 
+    def resume(self, state: State, now: int) -> State:
+        """R17.6 is the engine's own (its presence holds the draw and gives it its
+        full time again): nothing to do here."""
+        return state
+
     def to_act(self, state: State, now: int) -> list[str]:
         """Whoever has a move now, and the player whose turn may not start yet (R10.4)."""
         turn = state.turn if state.status == PLAYING else None

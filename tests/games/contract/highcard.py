@@ -109,6 +109,9 @@ class HighCard:
         player = state["players"][state["turn"]]
         return self.apply(state, player, state["hands"][player][0], Ctx(state["due"], ctx.rng))
 
+    def resume(self, state: State, now: int) -> State:
+        return state if state["due"] is None else {**state, "due": now + state["ms"]}
+
     def to_act(self, state: State, now: int) -> list[str]:
         return [] if self.outcome(state) else [state["players"][state["turn"]]]
 
