@@ -206,3 +206,22 @@ def test_the_meter_keeps_five_round_trips_and_halves_their_median() -> None:
         meter.add(rtt)
     assert meter.lag_ms == 10 and meter.news
     assert lag.SAMPLES == 5 and lag.FIRST_PING_S <= 1.0 and lag.PING_EVERY_S == 5.0
+
+
+def test_r18_4_the_delay_is_half_the_median_of_the_last_round_trips() -> None:
+    """The meter's delay (made once per pong, read on every update) is half the
+    median of its last `SAMPLES` round trips, as `statistics.median` has it."""
+    import random
+    import statistics
+
+    from crisp.server.sockets.lag import SAMPLES, LagMeter
+
+    rng = random.Random(184)
+    meter = LagMeter()
+    assert meter.lag_ms is None
+    seen: list[float] = []
+    for _ in range(200):
+        rtt = rng.choice([rng.uniform(0, 900), float(rng.randrange(0, 300, 7))])
+        meter.add(rtt)
+        seen.append(rtt)
+        assert meter.lag_ms == round(statistics.median(seen[-SAMPLES:]) / 2)

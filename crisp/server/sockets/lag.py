@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import statistics
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -43,10 +42,11 @@ LAG_STEP_MS = 50  # a change of the delay this large is sent to the phone at onc
 class LagMeter:
     """One connection's round trips and the delay they give."""
 
-    __slots__ = ("_rtts", "sent", "timer")
+    __slots__ = ("_lag", "_rtts", "sent", "timer")
 
     def __init__(self) -> None:
         self._rtts: collections.deque[float] = collections.deque(maxlen=SAMPLES)
+        self._lag: int | None = None  # `lag_ms`, made once per pong (read per update)
         self.sent: int | None = None  # the `lag_ms` of the last update written
         # the next ping, while the socket lives (a timer, not a task per socket: issue 27)
         self.timer: asyncio.TimerHandle | None = None
@@ -54,11 +54,12 @@ class LagMeter:
     def add(self, rtt_ms: float) -> None:
         """A measured round trip, in ms."""
         self._rtts.append(max(0.0, rtt_ms))
+        self._lag = round(_median(self._rtts) / 2)
 
     @property
     def lag_ms(self) -> int | None:
         """Half the median of the kept round trips (R18.4), or None before any."""
-        return round(statistics.median(self._rtts) / 2) if self._rtts else None
+        return self._lag
 
     def shown(self) -> int | None:
         """The `lag_ms` an update written now carries (remembered as sent)."""
@@ -77,6 +78,14 @@ class LagMeter:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+
+
+def _median(values: collections.deque[float]) -> float:
+    """The median of a few values (`statistics.median`'s, without its generality:
+    issue 38, it ran on every update of every socket)."""
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def with_allowance(action: Action, meter: LagMeter) -> Action:
