@@ -284,6 +284,9 @@ async def test_r17_5_the_host_kicks_a_person_mid_game(server: ThreadServer) -> N
     driver = Driver("cribbage", [server])
     try:
         await start_cribbage([ana, ben, cid])
+        r = await ask_move(server, code, ben.token)  # a move code made before the kick
+        assert r.status_code == 201, r.text
+        move = r.json()["move_code"]
         mark = ana.mark()
         answer = await send(ana, {"type": "kick", "player": "p2"})
         assert answer["type"] == "update", answer
@@ -294,6 +297,9 @@ async def test_r17_5_the_host_kicks_a_person_mid_game(server: ThreadServer) -> N
         assert await ben.wait_closed() == 4403
         again = await Player.join(server, code, "p2", ben.token)
         assert await again.wait_closed() == 4403 and again.updates == []
+        r = await take_move(server, code, move)  # void: the seat is the computer's (R18.5)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_move", r.text
+        assert (await refusal(ana, {"type": "kick", "player": "p2"}))["code"] == "illegal"
         # the computer plays Ben's seat: it gives for him, and the game goes on
         await driver.until([ana, cid], lambda: seat_of(ana.view, "p2")["gave"] == 1,
                            "the computer's give for Ben's seat")
@@ -302,6 +308,27 @@ async def test_r17_5_the_host_kicks_a_person_mid_game(server: ThreadServer) -> N
         async with server.http() as c:  # locked: no one joins (a game: game_started anyway)
             r = await c.post(f"/api/rooms/{code}/players", json={"name": "Dee"})
         assert r.status_code in (403, 409, 422), r.text
+    finally:
+        await close_all([ana, ben, cid])
+
+
+async def test_r17_5_a_kick_in_the_lobby_frees_the_seat_and_locks_the_room(
+    server: ThreadServer,
+) -> None:
+    code, (ana, ben, cid) = await seat(server, "cribbage", 3)
+    try:
+        mark = ana.mark()
+        assert (await send(ana, {"type": "kick", "player": "p3"}))["type"] == "update"
+        assert await cid.wait_closed() == 4403
+        view = await ana.wait_view(lambda v: len(v["players"]) == 2, after=mark)
+        assert [p["id"] for p in view["players"]] == ["p1", "p2"] and view["locked"] is True
+        async with server.http() as c:  # locked: neither Cid nor anyone takes the seat
+            r = await c.post(f"/api/rooms/{code}/players", json={"name": "Dee"})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "room_locked", r.text
+            assert (await send(ana, {"type": "lock", "locked": False}))["type"] == "update"
+            r = await c.post(f"/api/rooms/{code}/players", json={"name": "Dee"})
+            assert r.status_code == 201, r.text
+        assert (await refusal(ben, {"type": "kick", "player": "p1"}))["code"] == "not_host"
     finally:
         await close_all([ana, ben, cid])
 
