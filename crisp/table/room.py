@@ -3,11 +3,16 @@ the same few calls the server's rooms service makes of Crisp's engine
 (crisp/server/wire/rules.py dispatches between the two; docs/architecture.md "The seam").
 
 `GameTable` holds a `crisp.table.Table` plus the room's test setup (protocol v2
-"decks", "dealer"), and answers what the server reads of a room's state: its
+"decks", "dealer") and whether the host role waits for the first person who
+connects (R17.4), and answers what the server reads of a room's state: its
 players, host, version, options (`watchers`, R18.1), whether it is abandoned
-(R17.5: no human seat left). `GameEvent` is an event of the table or of its game
-as the server passes it between processes (published changes) and redacts it per
-seat: the game's own `redact` says what each viewer gets.
+(R17.5: no human seat left). Around the table it keeps, as Crisp's engine does,
+the host's hand-over after 60 s away (R17.4) and the pause while no person is
+connected (R17.6: no computer seat acts, the game's deadlines wait).
+
+`GameEvent` is an event of the table or of its game as the server passes it
+between processes (published changes) and redacts it per seat: the game's own
+`redact` says what each viewer gets.
 
 Every operation is pure, given `now` and a CSPRNG for the game's randomness.
 """
