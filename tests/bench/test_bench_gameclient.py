@@ -41,7 +41,7 @@ def test_games_and_seat_counts() -> None:
         game_for("crisp", 9)
 
 
-def test_the_command_refuses_an_unknown_game_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_refuses_an_unknown_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", "nosuch", "--rooms", "1"]) == 2
     assert "no game 'nosuch' is registered" in capsys.readouterr().err
     assert main(["--game", "crisp", "--bot-level", "genius"]) == 2
