@@ -49,6 +49,16 @@ def join_via_link(page: Page, base: str, code: str, name: str) -> None:
     expect(page.get_by_test_id("connection-status")).to_have_attribute("data-state", "open")
 
 
+def home_page(phone: Any, base: str, *, scale: int = 1) -> Page:
+    """A 360 x 640 phone (`phone`, the fixture's factory) on the home screen, for
+    tests that draw a game's table from fixtures (`scale` 2 for screenshots)."""
+    page: Page = phone(viewport={"width": 360, "height": 640}, device_scale_factor=scale)
+    page.goto(base + "/")
+    home = "() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'"
+    wait_js(page, home, "the home screen")
+    return page
+
+
 def view(page: Page) -> dict[str, Any]:
     v = page.evaluate("() => window.crisp.state.view")
     assert v is not None

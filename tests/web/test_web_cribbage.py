@@ -34,6 +34,7 @@ from crisp.games.cribbage import vocabulary as server_vocabulary
 from tests.web.browser_kit import (
     LAYOUT_PROBLEMS,
     axe_violations,
+    home_page,
     open_seat,
     settle,
     tap,
@@ -146,14 +147,7 @@ def show(page: Page, key: str, lang: str) -> None:
 
 @pytest.fixture
 def table_page(phone: Any, server: Any) -> Page:
-    page = phone(viewport=SMALL, device_scale_factor=2 if SHOTS else 1)
-    page.goto(server.base + "/")
-    wait_js(
-        page,
-        "() => window.crisp && window.crisp.state && window.crisp.state.screen === 'home'",
-        "the home screen",
-    )
-    return page
+    return home_page(phone, server.base, scale=2 if SHOTS else 1)
 
 
 def test_every_phase_and_seat_count_fits_the_screen_in_every_language(table_page: Page) -> None:
