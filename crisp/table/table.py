@@ -230,8 +230,10 @@ def leave(t: Table, pid: str) -> tuple[Table, list[Event]]:
     a leaving host hands the role on (R17.4, R17.5)."""
     if t.seat(pid).bot_level is not None:
         raise refused(TableError.ILLEGAL, "a computer player does not leave")
-    new = _without(t, pid) if t.play is None else _taken_over(t, pid)
-    events = [said(TableEvent.LEFT, {"player": pid})]
+    if t.play is None:
+        new, events = _without(t, pid), [said(TableEvent.LEFT, {"player": pid})]
+    else:  # R17.5: told as a kick is, the computer takes the seat
+        new, events = _taken_over(t, pid), [said(TableEvent.TOOK_OVER, {"player": pid})]
     if t.host == pid:
         host = _next_host(tuple(s for s in new.seats if s.id != pid), None)
         new = replace(new, host=host)

@@ -181,8 +181,8 @@ def test_leaving_kicking_and_the_host_role() -> None:
     assert t.seat("p4").bot_level == highcard.GAME.bot_levels[0]
     assert [e.kind for e in events] == ["took_over"]
     assert ("p4", "easy") in tb.computer(t, 0) or "p4" not in highcard.GAME.to_act(t.play, 0)
-    t, _ = tb.leave(t, "p3")
-    assert t.seat("p3").bot_level is not None
+    t, events = tb.leave(t, "p3")  # R17.5: told as a kick is
+    assert t.seat("p3").bot_level is not None and [e.kind for e in events] == ["took_over"]
     assert "leave" not in tv.legal(t, "p3", 0)
     with pytest.raises(GameError) as refused:
         tb.act(t, "p2", {"type": "no_such_move"}, Ctx(0, random.Random(3)))
