@@ -215,11 +215,17 @@ def add_player(gt: GameTable, name: str, now: int) -> tuple[GameTable, str, Even
 def set_connected(gt: GameTable, pid: str, connected: bool, now: int,
                   since: int | None = None) -> tuple[GameTable, Events]:
     """A seat's presence (R17.2); `since`: when a lost connection last showed life.
-    A person who connects while the host role waits for one takes it (R17.4)."""
+    A person who connects while the host role waits for one takes it (R17.4); one
+    who connects after every person's seat went away resumes the game (R17.6: the
+    decision then in progress gets its full time again, `Game.resume`)."""
     if not any(s.id == pid for s in gt.table.seats):
         return gt, []
+    resumes = connected and paused(gt) and all(
+        s.away for s in gt.table.seats if s.bot_level is None)
     table, events = tables.set_connected(gt.table, pid, connected,
                                          now if since is None or connected else min(now, since))
+    if resumes and events and table.play is not None:
+        table = replace(table, play=table.game.resume(table.play, now))
     if connected and events and gt.host_pending and table.seat(pid).bot_level is None:
         if table.host != pid:
             table = replace(table, host=pid)
