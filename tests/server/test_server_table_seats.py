@@ -11,8 +11,12 @@ game), through the real server on the memory store and on Redis, and across real
 - R17.4 the host role handed on when the host leaves or has been away 60 s;
 - R18.1 watchers on and off, a watcher never sees a hand;
 - R18.5 a seat moved to another phone;
-- two processes, one SIGKILLed mid-game: the game ends on the other, each computer
-  move made once; a room saved in Redis played on after a restart.
+- R17.6 nothing acts while no person is connected, and the decision in progress
+  gets its full time again once one is back after everyone was away;
+- two processes, one SIGKILLed mid-game: its person's seat shows disconnected
+  within 30 s (R17.3), away, is played by the computer until she is back; the game
+  ends on the other, each computer move made once; a room saved in Redis played on
+  after a restart.
 
 People's seats are played by their game's own computer player from what their
 socket received (the driver of test_server_table_rooms.py); game time moves only
