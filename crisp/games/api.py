@@ -202,6 +202,12 @@ class Game(Protocol, Generic[S, A]):
         """The state once every deadline up to `ctx.now` has passed."""
         ...
 
+    def shift(self, state: S, ms: int) -> S:
+        """R17.6: every deadline of the state `ms` later (a short time with no person
+        connected, in which the game's deadlines were held: each keeps what was
+        left of it)."""
+        ...
+
     def resume(self, state: S, now: int) -> S:
         """R17.6: the table goes on after a time with no person connected (the game's
         deadlines were held meanwhile): every decision's timer running then gets its

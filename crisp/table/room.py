@@ -216,16 +216,23 @@ def set_connected(gt: GameTable, pid: str, connected: bool, now: int,
                   since: int | None = None) -> tuple[GameTable, Events]:
     """A seat's presence (R17.2); `since`: when a lost connection last showed life.
     A person who connects while the host role waits for one takes it (R17.4); one
-    who connects after every person's seat went away resumes the game (R17.6: the
-    decision then in progress gets its full time again, `Game.resume`)."""
+    who connects while nobody was (R17.6) ends the pause: after every person's seat
+    went away the decision then in progress gets its full time again
+    (`Game.resume`), after a shorter time every deadline moves by the pause's
+    length, so each keeps what was left of it (`Game.shift`), as in Crisp."""
     if not any(s.id == pid for s in gt.table.seats):
         return gt, []
-    resumes = connected and paused(gt) and all(
-        s.away for s in gt.table.seats if s.bot_level is None)
+    ends_pause = connected and paused(gt)
+    humans = [s for s in gt.table.seats if s.bot_level is None]
+    all_away = all(s.away for s in humans)
+    began = max((s.gone_since for s in humans if s.gone_since is not None), default=None)
     table, events = tables.set_connected(gt.table, pid, connected,
                                          now if since is None or connected else min(now, since))
-    if resumes and events and table.play is not None:
-        table = replace(table, play=table.game.resume(table.play, now))
+    if ends_pause and events and table.play is not None:
+        if all_away:
+            table = replace(table, play=table.game.resume(table.play, now))
+        elif began is not None and now > began:
+            table = replace(table, play=table.game.shift(table.play, now - began))
     if connected and events and gt.host_pending and table.seat(pid).bot_level is None:
         if table.host != pid:
             table = replace(table, host=pid)

@@ -813,3 +813,36 @@ async def test_r17_6_a_timer_paused_by_nobody_there_gets_its_full_time_again(
         await ana.wait_view(lambda v: v["status"] != "give", after=mark, what="the time-out")
     finally:
         await close_all([ana, ben])
+
+
+async def test_r17_6_a_short_time_with_nobody_connected_keeps_what_was_left(
+    server: ThreadServer,
+) -> None:
+    """Every person disconnected, none away yet (under 20 s): the game's deadlines are
+    held, and when one is back each moves by the pause's length (`Game.shift`): the
+    give keeps the time it had left, as a Crisp draw does. The deadline would have
+    passed during the pause: it does not fire on the return."""
+    code, (ana, ben) = await seat(server, "cribbage", 2)
+    driver = Driver("cribbage", [server])
+    try:
+        await start_with(driver, [ana, ben], turn_seconds=15)
+        deadline = ana.view["give_deadline"]
+        start = ana.updates[-1]["now"]
+        await server.advance(to=deadline - 10_000)  # 10 s of the give left
+        await ana.close()
+        await ben.close()
+        gone = deadline - 10_000
+        await server.advance(to=deadline + 5_000)  # past it, both away in 5 s more
+        ana = await Player.join(server, code, "p1", ana.token)
+        now = ana.updates[-1]["now"]
+        assert now - gone == 15_000 and now >= start
+        await server.advance(1)
+        assert ana.view["status"] == "give" and seat_of(ana.view, "p1")["gave"] == 0
+        assert ana.view["give_deadline"] == deadline + (now - gone)  # 10 s left, from now
+        await server.advance(to=now + 10_000 - 1)
+        assert ana.view["status"] == "give"
+        mark = ana.mark()
+        await server.advance(1)
+        await ana.wait_view(lambda v: v["status"] != "give", after=mark, what="the time-out")
+    finally:
+        await close_all([ana, ben])

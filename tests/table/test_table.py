@@ -264,3 +264,22 @@ def test_r17_6_resume_gives_the_running_timer_its_full_time(
     resumed = game.resume(play, later)
     assert game.due(resumed) == later + (due - 1_000)
     assert game.view(resumed, None, later) is not None
+
+
+@pytest.mark.parametrize(("game_id", "option", "value"), [
+    ("cribbage", "turn_seconds", 15), ("crapette", "move_seconds", 15),
+    (highcard.GAME_ID, "turn_seconds", 10)])
+def test_r17_6_shift_moves_every_deadline_by_the_pause(
+    game_id: str, option: str, value: int
+) -> None:
+    """R17.6: after a short time with nobody connected, every deadline moves by its
+    length (`Game.shift`), and the view says so."""
+    t = lobby(game_id, 2)
+    t, _ = tb.set_options(t, "p1", {option: value})
+    t, _ = tb.start(t, "p1", Setup(dealer=0), Ctx(1_000, random.Random(5)))
+    game, play = t.game, t.play
+    due = game.due(play)
+    assert due is not None
+    moved = game.shift(play, 7_000)
+    assert game.due(moved) == due + 7_000
+    assert game.shift(play, 0) == play

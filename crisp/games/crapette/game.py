@@ -79,6 +79,10 @@ class Crapette:
     def advance(self, state: State, ctx: Ctx) -> tuple[State, list[Event]]:
         return reducer.advance(state, ctx)
 
+    def shift(self, state: State, ms: int) -> State:
+        """R17.6 (K7.2): the move's time `ms` later (K7.1)."""
+        return reducer.shift(state, ms)
+
     def resume(self, state: State, now: int) -> State:
         """R17.6 (K7.2): the move in progress gets its full time again (K7.1)."""
         return reducer.resume(state, now)

@@ -37,6 +37,11 @@ def _deadline(options: Options, start: int) -> int | None:
     return None if ms is None else start + ms
 
 
+def shift(state: State, ms: int) -> State:
+    """R17.6: a running move timer (K7.1) `ms` later."""
+    return state if state.deadline is None else replace(state, deadline=state.deadline + ms)
+
+
 def resume(state: State, now: int) -> State:
     """R17.6: a running move timer (K7.1) starts again from `now`."""
     if state.status != Status.PLAYING or state.deadline is None:

@@ -145,6 +145,19 @@ class Cribbage:
             return state.next_at
         return None
 
+    def shift(self, state: State, ms: int) -> State:
+        """R17.6 (C10.1): every running time `ms` later (C8.3's time-outs, the show's
+        and the hand's end, a claim's and its muggins window, C7.2, C7.5, C8.1)."""
+        def later(t: int | None) -> int | None:
+            return None if t is None else t + ms
+        claim = state.claim
+        if claim is not None:
+            claim = replace(claim, deadline=claim.deadline + ms,
+                            muggins_until=later(claim.muggins_until))
+        return replace(state, turn_since=state.turn_since + ms,
+                       give_deadline=later(state.give_deadline), next_at=later(state.next_at),
+                       claim=claim)
+
     def resume(self, state: State, now: int) -> State:
         """R17.6 (C10.1): the decision in progress gets its full time again (C8.3: the
         giving time-out from now, the turn's time from now)."""

@@ -150,6 +150,10 @@ class CrispGame:
         new, events = engine.advance(state, ctx.now)
         return new, _events(events)
 
+    def shift(self, state: State, ms: int) -> State:
+        """R17.6 is the engine's own (crisp/engine/presence.py): nothing here."""
+        return state
+
     def resume(self, state: State, now: int) -> State:
         """R17.6 is the engine's own (its presence holds the draw and gives it its
         full time again): nothing to do here."""

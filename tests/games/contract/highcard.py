@@ -109,6 +109,9 @@ class HighCard:
         player = state["players"][state["turn"]]
         return self.apply(state, player, state["hands"][player][0], Ctx(state["due"], ctx.rng))
 
+    def shift(self, state: State, ms: int) -> State:
+        return state if state["due"] is None else {**state, "due": state["due"] + ms}
+
     def resume(self, state: State, now: int) -> State:
         return state if state["due"] is None else {**state, "due": now + state["ms"]}
 
