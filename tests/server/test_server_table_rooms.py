@@ -22,6 +22,7 @@ import pytest
 
 from crisp.games import registry
 from tests.games.contract import highcard
+from tests.support.answers import send
 from tests.support.player import Player, close_all
 from tests.support.rooms import table
 from tests.support.servers import ThreadServer
@@ -51,24 +52,6 @@ def over(view: dict[str, Any]) -> bool:
 async def seat(server: ThreadServer, game: str, n: int, **create: Any) -> tuple[str, list[Player]]:
     """A room of `game` with `n` people connected (the host first)."""
     return await table(server, n, game=game, **create)
-
-
-async def send(p: Player, msg: dict[str, Any]) -> dict[str, Any]:
-    """Send `msg`; the error answering it, or the first update of a newer version."""
-    before = p.version
-    ref = f"{p.pid}-{len(p.frames)}"
-    start = len(p.frames)
-    await p.send({**msg, "id": ref})
-
-    def answer(q: Player) -> dict[str, Any] | None:
-        for frame in q.frames[start:]:
-            if frame["type"] == "error" and frame.get("ref") == ref:
-                return frame
-            if frame["type"] == "update" and frame["view"]["version"] > before:
-                return frame
-        return None
-
-    return await p.wait(answer, what=f"the answer to {msg['type']}")  # type: ignore[no-any-return]
 
 
 async def play_to_the_end(server: ThreadServer, game: str, players: list[Player]) -> None:

@@ -35,6 +35,7 @@ import pytest
 
 from crisp.games import registry
 from tests.server.test_server_computer_procs import computer_moves_made, refused_moves
+from tests.support.answers import send
 from tests.support.player import Player, close_all
 from tests.support.rooms import create_room, join_room
 from tests.support.servers import LiveServer, ProcServer, ThreadServer, advance_all
@@ -71,26 +72,6 @@ async def seat(server: LiveServer, game: str, n: int, *, bots: int = 0,
         await p.wait_view(lambda v: len(v["players"]) == n + bots
                           and all(x["connected"] or x["is_bot"] for x in v["players"]))
     return code, players
-
-
-async def send(p: Player, msg: dict[str, Any]) -> dict[str, Any]:
-    """Send `msg`; the error answering it, or the first update of a newer version."""
-    before = p.version
-    ref = f"{p.pid}-{len(p.frames)}"
-    start = len(p.frames)
-    await p.send({**msg, "id": ref})
-
-    def answer(q: Player) -> dict[str, Any] | None:
-        for frame in q.frames[start:]:
-            if frame["type"] == "error" and frame.get("ref") == ref:
-                return frame
-            if frame["type"] == "update" and frame["view"]["version"] > before:
-                return frame
-        if q.closed:
-            raise AssertionError(f"{q.pid}: closed {q.close_code} before {msg['type']}")
-        return None
-
-    return await p.wait(answer, what=f"the answer to {msg['type']}")  # type: ignore[no-any-return]
 
 
 class Driver:
