@@ -16,8 +16,9 @@ whose decisions are the bot's, plus the host's table messages no bot takes
   `*_until`, at the top or one level down), plus a reaction time.
 - **The answer** to a message: for Crisp, the events `answers.ANSWER` names; for
   any other game, the first update with an event of this seat's (`player` is its
-  id), or with any event for a table message of the host's. A refusal is an
-  error whose `ref` is the message's id.
+  id), or whose `legal` no longer offers what the seat sent (a Cribbage `ready`
+  is told by no event until every seat is ready), or with any event for a table
+  message of the host's. A refusal is an error whose `ref` is the message's id.
 
 The floors speak only their own minimal protocol: `--floor` and `--outside-floor`
 are driven by the plain `Client` whatever `--game` says.
@@ -106,7 +107,11 @@ class GameClient(Client):
             return announces(events, kind, self.pid, fields)
         if kind in HOST_KINDS:
             return bool(events)
-        return any(e.get("player") == self.pid for e in events)
+        if any(e.get("player") == self.pid for e in events):
+            return True
+        # No event of its own (Cribbage's first `ready` of a hand tells nobody): the
+        # update that no longer offers what the seat sent (it was offered when sent).
+        return kind not in ((self.view or {}).get("legal") or [])
 
     def _now_view(self, view: dict[str, Any], now: float) -> dict[str, Any]:
         return self.at_now(view, now) if self.at_now is not None else view

@@ -66,8 +66,11 @@ def test_which_update_answers_a_message() -> None:
     assert not client.answered([{"kind": "drew", "player": "p1", "source": "stock"}], "draw", {})
     assert client.answered([{"kind": "round_started", "round": 1}], "start", {})
     client.game_id = "other"  # any other game: an event of this seat's
+    client.view = {"legal": ["lay", "ready"]}
     assert client.answered([{"kind": "laid", "player": "p2"}], "lay", {})
     assert not client.answered([{"kind": "laid", "player": "p1"}], "lay", {})
+    client.view = {"legal": ["lay"]}  # or a view that no longer offers what was sent
+    assert client.answered([], "ready", {})
 
 
 def test_profile_categories_take_the_innermost_frame_that_names_one() -> None:
