@@ -116,3 +116,19 @@ def test_every_named_run_parses() -> None:
     for name, args in RUNS.items():
         parsed = parser().parse_args(args.split())
         assert parsed.rooms > 0, name
+
+
+@pytest.mark.soak
+@pytest.mark.redis
+def test_the_two_floors_side_by_side_with_medians() -> None:
+    """`--no-crisp --floor --outside-floor --repeat 2` (issue 38): both floors play,
+    each run's reports kept by target, in the order they ran."""
+    both = bench("--store", "redis", "--no-crisp", "--floor", "--outside-floor", "--repeat", "2",
+                 "--rooms", "2", "--duration", "2", "--warmup", "1", "--pace", "fast",
+                 "--think-ms", "50")  # fmt: skip
+    assert set(both) == {"floor", "outside"}
+    for name, runs in both.items():
+        assert len(runs) == 2
+        for r in runs:
+            assert r["config"]["target"] == name and r["answered"] > 0, name
+            assert r["redis"]["commands_per_action"] > 0, name
