@@ -21,6 +21,8 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
+from crisp.engine.vocabulary import BotLevel
+
 from .gameclient import game_for
 from .pacing import PACES
 from .report import compare, medians, table
@@ -86,7 +88,7 @@ def parser() -> argparse.ArgumentParser:
     add("--game", metavar="ID",
         help="rooms of this registered game (POST /api/rooms with \"game\"), each seat played "
              "by the game's own computer player (gameclient.py); the floors keep their protocol")
-    add("--bot-level", default="easy", help="with --game: the level of the seats' bots")
+    add("--bot-level", default=BotLevel.EASY, help="with --game: the level of the seats' bots")
     add("--seed", type=int, default=None)
     add("--no-uvloop", action="store_true")
     add("--json", action="store_true", help="print the report as JSON")

@@ -63,8 +63,9 @@ from redis.asyncio.cluster import RedisCluster
 from crisp.engine import ActionType as A
 from crisp.engine import ErrorCode, Source, Status
 from crisp.engine import EventKind as K
+from crisp.games.registry import DEFAULT
 from crisp.server.ops import gctune, looplag
-from crisp.server.wire.vocabulary import MessageType
+from crisp.server.wire.vocabulary import MessageType, ServerErrorCode
 
 log = logging.getLogger("floor")
 PREFIX = "floor:room:"
@@ -130,7 +131,7 @@ def view_for(room: dict[str, Any], pid: str) -> dict[str, Any]:
         "peek_ends_at": None, "stock_count": len(room["stock"]),
         "discard_top": discard[-1] if discard else None, "discard_count": len(discard),
         "holding": holding, "legal": legal, "last_round": None, "winners": [], "history": [],
-        "game": "crisp", "code": room["code"], "locked": False, "watchers": 0, "lag_ms": None,
+        "game": DEFAULT, "code": room["code"], "locked": False, "watchers": 0, "lag_ms": None,
     }  # fmt: skip
 
 
@@ -352,9 +353,9 @@ def create_app() -> FastAPI:
                 except Exception:  # Redis failed (a cluster client under load): refused
                     if floor.rooms.get(code) is new:
                         floor.rooms[code] = old
-                    await ws.send_text(dumps({"type": ERROR, "code": "store_unavailable",
-                                              "message": "try again",
-                                              "ref": msg.get("id")}).decode())  # fmt: skip
+                    refusal = {"type": ERROR, "code": ServerErrorCode.STORE_UNAVAILABLE,
+                               "message": "try again", "ref": msg.get("id")}
+                    await ws.send_text(dumps(refusal).decode())
         except WebSocketDisconnect:
             pass
         except Exception:

@@ -32,13 +32,15 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from crisp.engine import ActionType as A
 from crisp.games import registry
 from crisp.games.api import Bot, Game
+from crisp.table.vocabulary import TableStatus
 
 from .answers import ANSWER, announces, legal_at
 from .client import Client, Driver, Room
 
-HOST_KINDS = ("start", "next_round", "rematch", "options")
+HOST_KINDS = (A.START, A.NEXT_ROUND, A.REMATCH, A.OPTIONS)
 TIME_SUFFIXES = ("_at", "deadline", "_until")
 BOT_ERRORS = "bot_failed"
 # A game's view as of `now` where the client adds what the clock alone makes legal.
@@ -103,7 +105,7 @@ class GameClient(Client):
             self._bot_failed()
 
     def answered(self, events: list[dict[str, Any]], kind: str, fields: dict[str, Any]) -> bool:
-        if self.game_id == "crisp" and kind in ANSWER:
+        if self.game_id == registry.DEFAULT and kind in ANSWER:
             return announces(events, kind, self.pid, fields)
         if kind in HOST_KINDS:
             return bool(events)
@@ -128,12 +130,12 @@ class GameClient(Client):
         if view.get("host") != self.pid:
             return None
         legal = view.get("legal") or []
-        if view.get("status") == "lobby":
+        if view.get("status") == TableStatus.LOBBY:
             players = view.get("players") or []
             ready = self.room.go and len(players) >= self.room.size \
                 and all(p.get("connected") for p in players)  # fmt: skip
-            return {"type": "start"} if ready and "start" in legal else None
-        return next(({"type": k} for k in ("next_round", "rematch") if k in legal), None)
+            return {"type": A.START} if ready and A.START in legal else None
+        return next(({"type": k} for k in (A.NEXT_ROUND, A.REMATCH) if k in legal), None)
 
     def plan(self, view: dict[str, Any]) -> None:
         now = time.time() * 1000

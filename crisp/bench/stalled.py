@@ -29,6 +29,7 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 
 from crisp.bench.procs import HOST, start_crisp, start_redis
+from crisp.server.wire.vocabulary import MessageType
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 RCVBUF = 4096  # a client that never reads: its kernel takes this little
@@ -90,7 +91,7 @@ async def stalled_watcher(port: int, code: str, src: str) -> ClientConnection:
     await asyncio.get_running_loop().sock_connect(s, (HOST, port))
     ws = await connect(f"ws://{HOST}:{port}/ws/{code}", sock=s, ping_interval=None,
                        max_queue=1, open_timeout=20, proxy=None)
-    await ws.send(json.dumps({"type": "hello", "watch": True}))
+    await ws.send(json.dumps({"type": MessageType.HELLO, "watch": True}))
     ws.transport.pause_reading()  # never again
     return ws
 

@@ -23,6 +23,7 @@ from crisp.engine.clock import at_moment as crisp_at_moment
 from crisp.games.registry import DEFAULT
 from crisp.table import room as game_table
 from crisp.table.room import GameEvent, GameTable
+from crisp.table.vocabulary import TableAction
 
 RoomState = State | GameTable
 RoomEvent = Event | GameEvent
@@ -88,7 +89,7 @@ def apply(state: RoomState, pid: str, action: Action | Mapping[str, Any],
 def kicked(action: Action | Mapping[str, Any]) -> str | None:
     """The seat a kick removes (a human's kick locks the room: rooms/service.py)."""
     if isinstance(action, Mapping):
-        target = action.get("player") if action.get("type") == "kick" else None
+        target = action.get("player") if action.get("type") == TableAction.KICK else None
         return target if isinstance(target, str) else None
     return action.player if isinstance(action, Kick) else None
 
