@@ -76,6 +76,9 @@ FIRST = (
     "tests/web/test_web_a11y.py",
     "tests/server/test_server_leak.py",
     "tests/server/test_server_computer_procs.py",
+    "tests/server/test_server_table_seats.py",  # two crisp serve processes, a restart
+    "tests/server/test_edge_slowread.py",  # real sockets that stop reading
+    "tests/server/test_server_table_rooms.py",
     "tests/web/",
     "tests/server/test_server_procs.py",
     "tests/ops/test_compose.py",
