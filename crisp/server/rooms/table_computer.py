@@ -69,15 +69,14 @@ def follow(gt: GameTable, computer: Computer, events: list[Any], now: int) -> Co
     for pid, level in seats.items():
         bot = gt.game.bot(level)
         old = computer.get(pid)
-        view = game_table.view_for(gt, pid, now)
         if old is None:
-            memory = bot.observe(bot.fresh(pid), view, [])
-        else:
+            memory = bot.observe(bot.fresh(pid), game_table.view_for(gt, pid, now), [])
+        else:  # the seat's view is made only when it has something to observe
             memory = old.memory["m"]
             seen = [r for e in events if isinstance(e, GameEvent)
                     and (r := e.redact(pid)) is not None]
             if seen:
-                memory = bot.observe(memory, view, seen)
+                memory = bot.observe(memory, game_table.view_for(gt, pid, now), seen)
         plan = None
         if pid in acting:
             need = need_of(gt, pid, now)

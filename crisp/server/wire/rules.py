@@ -128,15 +128,3 @@ def view_for(state: RoomState, viewer: str | None, now: int) -> dict[str, Any]:
     assert isinstance(state, State)
     return dict(engine.view_for(state, viewer, now))
 
-
-def redact(event: RoomEvent, viewer: str | None) -> dict[str, Any] | None:
-    if isinstance(event, GameEvent):
-        return event.redact(viewer)
-    return engine.redact(event, viewer)
-
-
-def computer_seats(state: RoomState, now: int) -> list[tuple[str, str]]:
-    if is_table(state):
-        return game_table.computer_seats(state, now)
-    assert isinstance(state, State)
-    return list(engine.computer_seats(state, now))
