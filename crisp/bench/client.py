@@ -294,6 +294,13 @@ class Client:
             return
         if kind == A.OPTIONS:
             self.room.options_sent = True
+        self._send(kind, fields)
+
+    def _send(self, kind: str, fields: dict[str, Any]) -> None:
+        """Send the action `kind` with `fields` on this seat's socket, numbered, as the
+        one in flight, counted while measuring."""
+        assert self.ws is not None
+        st = self.d.stats
         self.n += 1
         text = json.dumps({"type": kind, "id": str(self.n), **fields}, separators=(",", ":"))
         self.inflight = (kind, time.perf_counter(), fields)

@@ -174,13 +174,7 @@ class GameClient(Client):
         if kind not in self._now_view(self.view, time.time() * 1000).get("legal", []):
             self.plan(self.view)  # the table moved on meanwhile: decide again
             return
-        self.n += 1
-        text = json.dumps({"type": kind, "id": str(self.n), **fields}, separators=(",", ":"))
-        self.inflight = (kind, time.perf_counter(), fields)
-        if st.measuring:
-            st.sent += 1
-            st.sent_by_type[kind] += 1
-        self.d.spawn(self.ws.send(text))
+        self._send(kind, fields)
 
     def _bot_failed(self) -> None:
         if self.d.stats.measuring:
